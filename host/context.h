@@ -1,0 +1,32 @@
+/* The context handle: device, queue for the synchronous calls, program cache, options. */
+#ifndef CLG_CONTEXT_H
+#define CLG_CONTEXT_H
+
+#include "clgather.h"
+#include "program_cache.h"
+
+/* How gather rows are mapped to work-items (testing can force either on any device). */
+typedef enum clg_mapping {
+    CLG_MAPPING_AUTO = 0,
+    CLG_MAPPING_ROW_RUNS,  /* CPU devices: each work-item copies a run of whole rows */
+    CLG_MAPPING_ROW_UNITS, /* GPUs: adjacent work-items copy adjacent units of a row */
+} clg_mapping;
+
+struct clg_context {
+    int is_reference;
+    uint32_t flags;
+    cl_context cl_ctx;
+    cl_device_id device;
+    cl_command_queue queue;
+    clg_device_info info;
+    size_t max_work_group_size;
+    cl_uint compute_units;
+    clg_program_cache *programs;
+    /* test-only overrides (see testing.h) */
+    int force_offsets64;
+    clg_mapping force_mapping;
+};
+
+static inline int clg_context_verifies(const clg_context *ctx) { return (ctx->flags & CLG_CONTEXT_VERIFY) != 0; }
+
+#endif

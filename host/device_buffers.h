@@ -1,0 +1,13 @@
+/* Temporary device buffers for the synchronous host-pointer calls. */
+#ifndef CLG_DEVICE_BUFFERS_H
+#define CLG_DEVICE_BUFFERS_H
+
+#include "context.h"
+
+/* A read-only buffer initialised from host memory, or a write-only one when host is NULL. A zero-byte
+ * tensor gets a small placeholder (OpenCL has no empty buffers). Fails with
+ * CLG_ERR_TOO_LARGE_FOR_DEVICE above the device's max allocation. */
+clg_status clg_create_device_buffer(clg_context *ctx, const char *name, const void *host, uint64_t bytes,
+                                    cl_mem *out);
+
+#endif

@@ -1,0 +1,34 @@
+/* Compiled programs of one context, one per (source, build options), built on first use and kept
+ * until the context is released. Kernels are lent out from per-program pools: clSetKernelArg on a
+ * shared cl_kernel is not thread-safe, but arguments are captured at enqueue, so a kernel can go
+ * back to the pool right after it is enqueued. */
+#ifndef CLG_PROGRAM_CACHE_H
+#define CLG_PROGRAM_CACHE_H
+
+#include "clgather.h"
+
+typedef struct clg_program_cache clg_program_cache;
+
+/* An embedded kernel source (see kernel_sources.h). */
+typedef struct clg_kernel_source {
+    const char *name;
+    const char *text;
+} clg_kernel_source;
+
+typedef struct clg_kernel_lease {
+    cl_kernel kernel;
+    void *pool; /* where it goes back */
+} clg_kernel_lease;
+
+clg_status clg_program_cache_create(cl_context context, cl_device_id device, clg_program_cache **out);
+void clg_program_cache_destroy(clg_program_cache *cache);
+
+/* Lend a kernel `kernel_name` from the program built from source with options. */
+clg_status clg_kernel_borrow(clg_program_cache *cache, const clg_kernel_source *source, const char *options,
+                             const char *kernel_name, clg_kernel_lease *lease);
+void clg_kernel_return(clg_program_cache *cache, clg_kernel_lease *lease);
+
+/* Number of programs built so far (for tests of the cache). */
+size_t clg_program_cache_size(clg_program_cache *cache);
+
+#endif

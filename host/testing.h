@@ -1,0 +1,17 @@
+/* Test-only switches. Not part of the public API: the test suites link the static library and
+ * use these to force kernel paths that the device would not otherwise pick. */
+#ifndef CLG_TESTING_H
+#define CLG_TESTING_H
+
+#include "clgather.h"
+
+/* Force 64-bit offset kernels even where 32-bit offsets are proven safe (1), or restore (0). */
+void clg_testing_force_offsets64(clg_context *ctx, int on);
+
+/* Force the row mapping: 0 automatic, 1 row runs (CPU), 2 row units (GPU). */
+void clg_testing_force_mapping(clg_context *ctx, int mapping);
+
+/* Number of programs the context has built (to test that specializations are cached). */
+size_t clg_testing_program_count(clg_context *ctx);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * clgather: the Gather family of tensor operations (ONNX Gather 1/11/13, OpenVINO Gather-1/7/8,
+ * OpenVINO GatherTree-1) as OpenCL kernels, with a CPU reference of identical semantics.
+ *
+ * Conventions used throughout this header:
+ *  - Every function returns a clg_status. CLG_SUCCESS is 0. OpenCL error codes (negative, -1..-999 and
+ *    the Khronos extension range) pass through unchanged; the library's own codes lie in
+ *    [CLG_STATUS_FIRST, CLG_STATUS_LAST] = [-2099, -2001], disjoint from both.
+ *  - On failure, clg_last_error_message() gives a message for the calling thread that names the
+ *    argument, the value and, where there is one, the position. Outputs are left untouched.
+ *  - The library never prints, never aborts, and never reads or writes outside the caller's buffers,
+ *    whatever the index values.
+ *  - Shapes are int64_t, element counts and byte sizes are 64-bit; any product that would overflow
+ *    64 bits is rejected with CLG_ERR_SIZE_OVERFLOW.
+ */
+#ifndef CLGATHER_H
+#define CLGATHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Status codes                                                                                     */
+/* ------------------------------------------------------------------------------------------------ */
+
+typedef int32_t clg_status;
+
+#define CLG_SUCCESS 0
+#define CLG_STATUS_FIRST (-2099)
+#define CLG_STATUS_LAST (-2001)
+
+/** A required pointer argument is NULL, or an argument is otherwise malformed. */
+#define CLG_ERR_NULL_ARGUMENT (-2001)
+/** The preset is not one of the clg_preset values. */
+#define CLG_ERR_INVALID_PRESET (-2002)
+/** An element type is not one of the clg_dtype values, or not allowed where it is used. */
+#define CLG_ERR_INVALID_DTYPE (-2003)
+/** The index element type is not an integer type, or not one the preset accepts (ONNX: i32, i64). */
+#define CLG_ERR_INVALID_INDEX_TYPE (-2004)
+/** A tensor rank is outside what the operation accepts (data rank >= 1, at most CLG_MAX_RANK). */
+#define CLG_ERR_INVALID_RANK (-2005)
+/** A dimension is negative. */
+#define CLG_ERR_INVALID_DIMENSION (-2006)
+/** The axis lies outside [-r, r-1] for data rank r. */
+#define CLG_ERR_INVALID_AXIS (-2007)
+/** The axis tensor is missing (OpenVINO presets), present where not allowed (ONNX presets), not an
+ *  integer type, or not a scalar / one-element 1-D tensor. */
+#define CLG_ERR_INVALID_AXIS_TENSOR (-2008)
+/** batch_dims outside [-q, q] for indices rank q, greater than the axis after normalization, or
+ *  non-zero for a preset without batch_dims (ONNX, ov-gather-1). */
+#define CLG_ERR_INVALID_BATCH_DIMS (-2009)
+/** data.shape[i] != indices.shape[i] for some i < batch_dims. */
+#define CLG_ERR_BATCH_SHAPE_MISMATCH (-2010)
+/** An element count or byte size overflows 64 bits. */
+#define CLG_ERR_SIZE_OVERFLOW (-2011)
+/** A buffer (host size or cl_mem size minus offset) is smaller than the tensor it must hold. */
+#define CLG_ERR_BUFFER_TOO_SMALL (-2012)
+/** The out-of-range policy is not one of the clg_oob_policy values. */
+#define CLG_ERR_INVALID_POLICY (-2013)
+/** Under the error policy an index lies outside [-A, A-1]; the message names position and value. */
+#define CLG_ERR_INDEX_OUT_OF_RANGE (-2014)
+/** Verify mode found a difference between the OpenCL result and the CPU reference. */
+#define CLG_ERR_VERIFY_MISMATCH (-2015)
+/** No OpenCL device is available, or CLGATHER_DEVICE / a device spec matches none. */
+#define CLG_ERR_NO_DEVICE (-2016)
+/** Host memory could not be allocated. */
+#define CLG_ERR_OUT_OF_HOST_MEMORY (-2017)
+/** A kernel failed to build; the message holds the start of the build log. */
+#define CLG_ERR_KERNEL_BUILD (-2018)
+/** A buffer byte offset is not a multiple of the element size where the kernel needs it to be. */
+#define CLG_ERR_MISALIGNED_OFFSET (-2019)
+/** A buffer needed on the device exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
+#define CLG_ERR_TOO_LARGE_FOR_DEVICE (-2020)
+/** The call needs OpenCL, but the context is the CPU reference (device spec "cpu"). */
+#define CLG_ERR_NO_OPENCL (-2021)
+/** GatherTree: two inputs differ in element type. */
+#define CLG_ERR_TYPE_MISMATCH (-2022)
+/** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH. */
+#define CLG_ERR_SHAPE_MISMATCH (-2023)
+/** GatherTree: a parent id the backtrack follows is outside [0, BEAM_WIDTH) or not integral. */
+#define CLG_ERR_INVALID_PARENT (-2024)
+/** The operation needs a device extension the device lacks (f16 GatherTree needs cl_khr_fp16). */
+#define CLG_ERR_UNSUPPORTED_BY_DEVICE (-2025)
+/** The device spec string is malformed. */
+#define CLG_ERR_INVALID_DEVICE_SPEC (-2026)
+/** An internal invariant failed (a bug in clgather; please report it with the message). */
+#define CLG_ERR_INTERNAL (-2027)
+
+/** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
+ *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
+const char *clg_status_string(clg_status status);
+
+/** Detailed message of the last failure on the calling thread ("" if none yet). The pointer stays
+ *  valid until the next clgather call on the same thread. */
+const char *clg_last_error_message(void);
+
+/** Version as "MAJOR.MINOR.PATCH". */
+const char *clg_version(void);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Element types and tensors                                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Element types. Gather moves bits, so every type works; GatherTree reads numbers. */
+typedef enum clg_dtype {
+    CLG_DTYPE_INVALID = 0,
+    CLG_BOOL = 1, /* 1 byte */
+    CLG_I8, CLG_U8, CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64, CLG_U64,
+    CLG_F16, CLG_BF16, CLG_F32, CLG_F64,
+    CLG_C64,  /* complex64: two f32, 8 bytes */
+    CLG_C128, /* complex128: two f64, 16 bytes */
+    CLG_DTYPE_COUNT
+} clg_dtype;
+
+/** Size of one element in bytes; 0 for an invalid type. */
+size_t clg_dtype_size(clg_dtype type);
+/** Short name ("f32", "i64", "bool", "c64", ...); "invalid" for an invalid type. */
+const char *clg_dtype_name(clg_dtype type);
+/** Inverse of clg_dtype_name (exact, lower case); CLG_DTYPE_INVALID if unknown. */
+clg_dtype clg_dtype_from_name(const char *name);
+
+/** Largest rank of an input tensor. */
+#define CLG_MAX_RANK 8
+/** Largest rank of a Gather output: data.rank - 1 + indices.rank - batch_dims. */
+#define CLG_MAX_OUTPUT_RANK (2 * CLG_MAX_RANK - 1)
+
+/** Type and shape of a tensor in C (row-major) order. rank 0 is a scalar with one element. */
+typedef struct clg_tensor_desc {
+    clg_dtype type;
+    int32_t rank;
+    int64_t shape[CLG_MAX_RANK];
+} clg_tensor_desc;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Contexts and devices                                                                             */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** An explicit handle owning the compiled programs (built once per specialization, cached behind a
+ *  mutex) and, for the synchronous calls, one command queue. One handle may be used from many
+ *  threads at once. */
+typedef struct clg_context clg_context;
+
+/** Context flags. */
+#define CLG_CONTEXT_VERIFY 0x1u /**< recompute every OpenCL result with the CPU reference, compare */
+
+/** Create a context on the caller's OpenCL context and device. The caller keeps ownership of both
+ *  (the library retains them and releases its references in clg_context_release). Flags: a
+ *  combination of CLG_CONTEXT_*; the environment variable CLGATHER_VERIFY=1 also turns verify on. */
+clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags,
+                              clg_context **out_ctx);
+
+/** Create a context on a device chosen by a spec string (NULL: the environment variable
+ *  CLGATHER_DEVICE, and if that is unset or empty, the first GPU, else the first OpenCL device):
+ *   - a decimal number: an index into the list of clg_list_devices();
+ *   - "cpu" (any case): the CPU reference, no OpenCL at all (the enqueue calls then fail with
+ *     CLG_ERR_NO_OPENCL; the synchronous calls run the reference);
+ *   - otherwise a case-insensitive substring of "platform name" or "device name"; the first device
+ *     that matches is taken. */
+clg_status clg_context_create_default(const char *device_spec, uint32_t flags, clg_context **out_ctx);
+
+/** Release a context (NULL is allowed). All work it enqueued must have completed or been waited on. */
+void clg_context_release(clg_context *ctx);
+
+/** What a context runs on. Strings are NUL-terminated, cut to fit. */
+typedef struct clg_device_info {
+    int32_t index;           /**< position in clg_list_devices(), -1 for the CPU reference */
+    int32_t is_default;      /**< 1 if this is the device the default spec would pick */
+    int32_t is_reference;    /**< 1 for the CPU reference */
+    cl_device_type type;     /**< CL_DEVICE_TYPE_* (0 for the CPU reference) */
+    char platform_name[128];
+    char platform_version[128];
+    char device_name[128];
+    char vendor[128];
+    char driver_version[128];
+    char opencl_c_version[128];
+    uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;
+    int32_t has_fp16;
+    int32_t has_fp64;
+} clg_device_info;
+
+/** List the OpenCL devices of all platforms, in the order device specs index them. Writes at most
+ *  capacity entries to out (out may be NULL when capacity is 0) and the total to *count. */
+clg_status clg_list_devices(clg_device_info *out, size_t capacity, size_t *count);
+
+/** Describe the device a context runs on. */
+clg_status clg_context_device_info(const clg_context *ctx, clg_device_info *out);
+
+/** The context's OpenCL objects (NULL for the CPU reference); not retained for the caller. */
+cl_context clg_context_cl_context(const clg_context *ctx);
+cl_device_id clg_context_cl_device(const clg_context *ctx);
+/** The queue the synchronous calls use (created by the library on the context's device). */
+cl_command_queue clg_context_cl_queue(const clg_context *ctx);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Gather                                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Which specification the call follows (docs/semantics.md lists the differences). */
+typedef enum clg_preset {
+    CLG_PRESET_INVALID = 0,
+    CLG_ONNX_1 = 1,  /**< ONNX Gather-1: axis attribute, i32/i64 indices, out-of-range is an error */
+    CLG_ONNX_11,     /**< ONNX Gather-11: same, negative indices documented */
+    CLG_ONNX_13,     /**< ONNX Gather-13: same, adds bfloat16 */
+    CLG_OV_GATHER_1, /**< OpenVINO Gather-1: axis tensor, no batch_dims, out-of-range gives zeros */
+    CLG_OV_GATHER_7, /**< OpenVINO Gather-7: adds batch_dims */
+    CLG_OV_GATHER_8, /**< OpenVINO Gather-8: negative indices, out-of-range gives zeros */
+    CLG_PRESET_COUNT
+} clg_preset;
+
+/** Name of a preset ("onnx-13", "ov-gather-8", ...), "invalid" if unknown. */
+const char *clg_preset_name(clg_preset preset);
+/** Inverse of clg_preset_name; CLG_PRESET_INVALID if unknown. */
+clg_preset clg_preset_from_name(const char *name);
+
+/** What an index outside [-A, A-1] (after the one negative wrap) does. */
+typedef enum clg_oob_policy {
+    CLG_OOB_PRESET = 0, /**< the preset's rule: error for ONNX, zero for OpenVINO */
+    CLG_OOB_ERROR,      /**< fail the call, name the first offending index, write nothing */
+    CLG_OOB_ZERO,       /**< the output slice of that index is zero bytes */
+    CLG_OOB_CLAMP,      /**< clamp to [0, A-1] after the wrap (zeros when A == 0) */
+    CLG_OOB_COUNT
+} clg_oob_policy;
+
+/** A gather: out[b, o, n, i] = data[b, o, idx(b, n), i]. Zero-initialise it, then fill in. */
+typedef struct clg_gather_desc {
+    clg_preset preset;
+    clg_tensor_desc data;    /**< any element type, rank 1..CLG_MAX_RANK */
+    clg_tensor_desc indices; /**< an integer type (ONNX: i32 or i64), rank 0..CLG_MAX_RANK */
+    /** ONNX presets: the axis attribute, in [-r, r-1]. Ignored by the OpenVINO presets. */
+    int64_t axis;
+    /** OpenVINO presets: the axis input, a scalar or one-element 1-D tensor of any integer type,
+     *  read from host memory at axis_value. Must be left empty (type 0, axis_value NULL) for ONNX. */
+    clg_tensor_desc axis_tensor;
+    const void *axis_value;
+    /** OpenVINO 7 and 8: in [-q, q] for indices rank q; negative means q + batch_dims. Must be 0 for
+     *  the other presets. */
+    int64_t batch_dims;
+    /** CLG_OOB_PRESET, or an override. */
+    clg_oob_policy oob_policy;
+} clg_gather_desc;
+
+/** Validate a descriptor and infer the output shape (runtimes call it before they allocate).
+ *  out_shape must hold CLG_MAX_OUTPUT_RANK entries. The output type is the data type. */
+clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
+                                   int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
+
+/** Validate a descriptor and give the byte sizes of data, indices and output. Any pointer may be NULL. */
+clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
+                            uint64_t *output_bytes);
+
+/** Enqueue a gather on the caller's queue (which must belong to the context's cl_context and device).
+ *  Buffers are a cl_mem plus a byte offset each: data and output offsets may be any byte offset; the
+ *  indices offset must be a multiple of the index element size. Each cl_mem must hold offset + the
+ *  tensor's size. The call validates everything before it enqueues anything; on failure nothing is
+ *  enqueued and *out_event is left unset.
+ *
+ *  The call only enqueues (it returns before the work completes) except:
+ *   - under the error policy (ONNX presets, or CLG_OOB_ERROR): it enqueues an index-check kernel
+ *     after the wait list, then waits for that kernel alone (one 4-byte read) before it enqueues the
+ *     gather, so that it can return CLG_ERR_INDEX_OUT_OF_RANGE with the output buffer untouched.
+ *     The call therefore blocks until the wait list's events and the work already on the queue
+ *     before it have completed.
+ *   - in verify mode: it waits for the gather, reads data, indices and output back, and compares.
+ *  num_events / wait_list as in clEnqueueNDRangeKernel. out_event (may be NULL) receives an event that
+ *  completes when the output is written; the caller releases it. For zero-sized work a marker event
+ *  is returned. */
+clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *desc, cl_command_queue queue,
+                              cl_mem data, size_t data_offset, cl_mem indices, size_t indices_offset,
+                              cl_mem output, size_t output_offset, cl_uint num_events,
+                              const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous gather over host memory: copy in, run on the context's device, copy out (for the CPU
+ *  reference context it runs the reference). *_bytes give the size of each host buffer; the output
+ *  is written only on success. */
+clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
+                      const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
+
+/** The CPU reference: the same semantics in plain C over host memory, no OpenCL involved. */
+clg_status clg_gather_reference(const clg_gather_desc *desc, const void *data, size_t data_bytes,
+                                const void *indices, size_t indices_bytes, void *output,
+                                size_t output_bytes);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* GatherTree-1                                                                                     */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** GatherTree-1 inputs: step_ids and parent_ids [T, B, W], max_seq_len [B], end_token a scalar, all
+ *  of one numeric type (i8..i64, u8..u64, f32, f64, and f16 on devices with cl_khr_fp16 and in the
+ *  reference). The output is [T, B, W] of that type. */
+typedef struct clg_gather_tree_desc {
+    clg_tensor_desc step_ids;
+    clg_tensor_desc parent_ids;
+    clg_tensor_desc max_seq_len;
+    clg_tensor_desc end_token;
+} clg_gather_tree_desc;
+
+/** Validate a GatherTree descriptor and give the output byte size (may be NULL). */
+clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint64_t *output_bytes);
+
+/** Enqueue GatherTree on the caller's queue. Like clg_gather_enqueue, the call must learn whether a
+ *  followed parent id is invalid before the output may be written: it runs the backtrack into a
+ *  scratch buffer, waits for it (one 4-byte read of the first failure), and copies the result into
+ *  the output only when every followed parent id is valid. It therefore blocks until the wait list's
+ *  events and the backtrack have completed; the final copy is only enqueued. */
+clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc,
+                                   cl_command_queue queue, cl_mem step_ids, size_t step_ids_offset,
+                                   cl_mem parent_ids, size_t parent_ids_offset, cl_mem max_seq_len,
+                                   size_t max_seq_len_offset, cl_mem end_token, size_t end_token_offset,
+                                   cl_mem output, size_t output_offset, cl_uint num_events,
+                                   const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous GatherTree over host memory. */
+clg_status clg_gather_tree(clg_context *ctx, const clg_gather_tree_desc *desc, const void *step_ids,
+                           size_t step_ids_bytes, const void *parent_ids, size_t parent_ids_bytes,
+                           const void *max_seq_len, size_t max_seq_len_bytes, const void *end_token,
+                           size_t end_token_bytes, void *output, size_t output_bytes);
+
+/** The CPU reference for GatherTree. */
+clg_status clg_gather_tree_reference(const clg_gather_tree_desc *desc, const void *step_ids,
+                                     size_t step_ids_bytes, const void *parent_ids,
+                                     size_t parent_ids_bytes, const void *max_seq_len,
+                                     size_t max_seq_len_bytes, const void *end_token,
+                                     size_t end_token_bytes, void *output, size_t output_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLGATHER_H */

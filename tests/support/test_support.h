@@ -1,0 +1,47 @@
+/* Helpers shared by the Check suites: one OpenCL context per suite (the suites run with
+ * CK_NOFORK, so no OpenCL object crosses a fork), poison fills, a seeded generator, descriptors. */
+#ifndef CLG_TEST_SUPPORT_H
+#define CLG_TEST_SUPPORT_H
+
+#include "clgather.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#define POISON_BYTE 0xA5
+
+/* The suite's OpenCL context on the default device (created on first use, released at exit). */
+clg_context *support_cl_context(void);
+/* A CPU-reference context. */
+clg_context *support_reference_context(void);
+
+/* Run a suite without forking; returns the process exit status. */
+int support_run_suite(Suite *suite);
+
+/* splitmix64: deterministic across platforms. */
+typedef struct support_rng {
+    uint64_t state;
+} support_rng;
+uint64_t support_next(support_rng *rng);
+/* Uniform in [0, bound) (bound > 0). */
+uint64_t support_below(support_rng *rng, uint64_t bound);
+
+void *support_poisoned(size_t bytes);
+int support_all_poison(const void *p, size_t bytes);
+
+/* Store v as an integer of type t at element pos (truncating as C does). */
+void support_store_int(void *base, clg_dtype t, size_t pos, int64_t v);
+
+/* Fill shape fields. */
+void support_shape(clg_tensor_desc *t, clg_dtype type, int32_t rank, const int64_t *shape);
+
+/* A gather descriptor for an OpenVINO preset (axis as an i64 scalar tensor at *axis_storage). */
+clg_gather_desc support_ov_desc(clg_preset preset, clg_dtype data_type, int32_t data_rank, const int64_t *data_shape,
+                                clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape,
+                                const int64_t *axis_storage, int64_t batch_dims);
+/* A gather descriptor for an ONNX preset. */
+clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_t data_rank, const int64_t *data_shape,
+                                  clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape, int64_t axis);
+
+#endif
