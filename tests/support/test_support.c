@@ -125,3 +125,49 @@ clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_
     d.axis = axis;
     return d;
 }
+
+static cl_mem guarded_buffer(cl_context cl, const void *content, size_t bytes, size_t guard)
+{
+    size_t total = guard + bytes + guard;
+    unsigned char *staging = malloc(total ? total : 1);
+    ck_assert_ptr_nonnull(staging);
+    memset(staging, POISON_BYTE, total ? total : 1);
+    if (content && bytes) memcpy(staging + guard, content, bytes);
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total ? total : 1, staging, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    free(staging);
+    return mem;
+}
+
+clg_status support_enqueue_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
+                                  const void *indices, size_t indices_bytes, size_t out_bytes, size_t guard,
+                                  void *out_region)
+{
+    cl_context cl = clg_context_cl_context(ctx);
+    cl_command_queue queue = clg_context_cl_queue(ctx);
+    size_t index_size = clg_dtype_size(desc->indices.type);
+    size_t index_guard = index_size ? (guard + index_size - 1) / index_size * index_size : guard;
+    cl_mem d = guarded_buffer(cl, data, data_bytes, guard);
+    cl_mem i = guarded_buffer(cl, indices, indices_bytes, index_guard);
+    cl_mem o = guarded_buffer(cl, NULL, out_bytes, guard);
+    cl_event done = NULL;
+    clg_status st = clg_gather_enqueue(ctx, desc, queue, d, guard, i, index_guard, o, guard, 0, NULL, &done);
+    if (st == CLG_SUCCESS) {
+        ck_assert_ptr_nonnull(done);
+        ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+        clReleaseEvent(done);
+    }
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, guard + out_bytes + guard, out_region, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clReleaseMemObject(d);
+    clReleaseMemObject(i);
+    clReleaseMemObject(o);
+    return st;
+}
+
+int support_guards_intact(const void *region, size_t guard, size_t bytes)
+{
+    const unsigned char *r = region;
+    return support_all_poison(r, guard) && support_all_poison(r + guard + bytes, guard);
+}

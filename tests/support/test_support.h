@@ -45,3 +45,14 @@ clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_
                                   clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape, int64_t axis);
 
 #endif
+
+/* Run a gather through clg_gather_enqueue on the context's queue, with every tensor placed inside a
+ * larger cl_mem: `guard` bytes before and after each tensor (the data and output guards hold
+ * POISON_BYTE). out_region receives the whole output cl_mem, guards included (guard + out_bytes +
+ * guard bytes, pre-filled with POISON_BYTE). The indices guard is rounded up to the index size. */
+clg_status support_enqueue_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
+                                  const void *indices, size_t indices_bytes, size_t out_bytes, size_t guard,
+                                  void *out_region);
+
+/* Whether the guard bytes around a tensor of `bytes` inside region are still poison. */
+int support_guards_intact(const void *region, size_t guard, size_t bytes);
