@@ -25,6 +25,7 @@ struct clg_context {
     /* test-only overrides (see testing.h) */
     int force_offsets64;
     clg_mapping force_mapping;
+    int corrupt_verify_readback; /* flip one bit of what verify reads back, to test the comparison */
 };
 
 static inline int clg_context_verifies(const clg_context *ctx) { return (ctx->flags & CLG_CONTEXT_VERIFY) != 0; }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* Verify mode: wait for the result, read inputs and output back, compare with the reference. */
-static clg_status verify_on_host(const clg_gather_desc *desc, const clg_gather_plan *plan, cl_command_queue queue,
+static clg_status verify_on_host(const clg_context *ctx, const clg_gather_desc *desc, const clg_gather_plan *plan, cl_command_queue queue,
                                  const clg_gather_buffers *bufs, cl_event done)
 {
     void *data = malloc(plan->data_bytes ? plan->data_bytes : 1);
@@ -28,6 +28,7 @@ static clg_status verify_on_host(const clg_gather_desc *desc, const clg_gather_p
                                   NULL);
     if (st == CLG_SUCCESS && err == CL_SUCCESS) err = clFinish(queue);
     if (st == CLG_SUCCESS && err != CL_SUCCESS) st = clg_fail_cl(err, "verify: reading buffers back");
+    if (st == CLG_SUCCESS && ctx->corrupt_verify_readback) ((unsigned char *)output)[plan->out_bytes - 1] ^= 1;
     if (st == CLG_SUCCESS) st = clg_verify_gather(desc, plan, data, indices, output);
     free(data);
     free(indices);
@@ -54,7 +55,7 @@ clg_status clg_gather_run_on_queue(clg_context *ctx, const clg_gather_desc *desc
         st = clg_dispatch_gather(ctx, plan, queue, bufs, num_events, wait_list, &done);
     }
     if (st == CLG_SUCCESS && clg_context_verifies(ctx) && !clg_plan_is_empty(plan))
-        st = verify_on_host(desc, plan, queue, bufs, done);
+        st = verify_on_host(ctx, desc, plan, queue, bufs, done);
     if (st == CLG_SUCCESS && out_event)
         *out_event = done;
     else if (done)

@@ -11,6 +11,9 @@ void clg_testing_force_offsets64(clg_context *ctx, int on);
 /* Force the row mapping: 0 automatic, 1 row runs (CPU), 2 row units (GPU). */
 void clg_testing_force_mapping(clg_context *ctx, int mapping);
 
+/* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
+void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
+
 /* Number of programs the context has built (to test that specializations are cached). */
 size_t clg_testing_program_count(clg_context *ctx);
 
