@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Set up and run every test: install packages, build (warnings are errors), run the whole CTest
+# suite on the default device (PoCL where there is no GPU), then again in an AddressSanitizer +
+# UndefinedBehaviorSanitizer build.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+bash "$CLGATHER_ROOT/ci/install_deps.sh"
+
+run_suite() { # build-dir, extra cmake args...
+  local build="$1"; shift
+  rm -rf "$build/pocl-cache"  # a stale PoCL cache must never hide a broken kernel
+  cmake -S "$CLGATHER_ROOT" -B "$build" "$@" >/dev/null
+  cmake --build "$build" -j "$JOBS"
+  (cd "$build" && ctest --output-on-failure -j 1)
+}
+
+echo "== release build and tests"
+run_suite "$CLGATHER_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+# LLVM inside PoCL leaks on cold builds: suppress PoCL's and LLVM's leaks only, never the library's.
+export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITIZE=ON
