@@ -17,6 +17,9 @@ run_suite() { # build-dir, extra cmake args...
 echo "== release build and tests"
 run_suite "$CLGATHER_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
+echo "== install into a temporary prefix; consumers via find_package and pkg-config; header as C99/C11/C++"
+bash "$CLGATHER_ROOT/ci/check_install.sh" "$CLGATHER_ROOT/build"
+
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 # LLVM inside PoCL leaks on cold builds: suppress PoCL's and LLVM's leaks only, never the library's.
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"

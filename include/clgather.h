@@ -28,6 +28,13 @@
 extern "C" {
 #endif
 
+/* Marks the exported functions; the shared library exports nothing else. */
+#if defined(CLGATHER_BUILDING) && defined(__GNUC__)
+#define CLG_API __attribute__((visibility("default")))
+#else
+#define CLG_API
+#endif
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Status codes                                                                                     */
 /* ------------------------------------------------------------------------------------------------ */
@@ -94,17 +101,20 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_DEVICE_SPEC (-2026)
 /** An internal invariant failed (a bug in clgather; please report it with the message). */
 #define CLG_ERR_INTERNAL (-2027)
+/** GatherTree: a max_seq_len value of a float type is not a finite integral value (NaN, an
+ *  infinity, or a fraction); the message names the batch and the value. */
+#define CLG_ERR_INVALID_SEQ_LEN (-2028)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
-const char *clg_status_string(clg_status status);
+CLG_API const char *clg_status_string(clg_status status);
 
 /** Detailed message of the last failure on the calling thread ("" if none yet). The pointer stays
  *  valid until the next clgather call on the same thread. */
-const char *clg_last_error_message(void);
+CLG_API const char *clg_last_error_message(void);
 
 /** Version as "MAJOR.MINOR.PATCH". */
-const char *clg_version(void);
+CLG_API const char *clg_version(void);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Element types and tensors                                                                        */
@@ -122,11 +132,11 @@ typedef enum clg_dtype {
 } clg_dtype;
 
 /** Size of one element in bytes; 0 for an invalid type. */
-size_t clg_dtype_size(clg_dtype type);
+CLG_API size_t clg_dtype_size(clg_dtype type);
 /** Short name ("f32", "i64", "bool", "c64", ...); "invalid" for an invalid type. */
-const char *clg_dtype_name(clg_dtype type);
+CLG_API const char *clg_dtype_name(clg_dtype type);
 /** Inverse of clg_dtype_name (exact, lower case); CLG_DTYPE_INVALID if unknown. */
-clg_dtype clg_dtype_from_name(const char *name);
+CLG_API clg_dtype clg_dtype_from_name(const char *name);
 
 /** Largest rank of an input tensor. */
 #define CLG_MAX_RANK 8
@@ -155,7 +165,7 @@ typedef struct clg_context clg_context;
 /** Create a context on the caller's OpenCL context and device. The caller keeps ownership of both
  *  (the library retains them and releases its references in clg_context_release). Flags: a
  *  combination of CLG_CONTEXT_*; the environment variable CLGATHER_VERIFY=1 also turns verify on. */
-clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags,
+CLG_API clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags,
                               clg_context **out_ctx);
 
 /** Create a context on a device chosen by a spec string (NULL: the environment variable
@@ -165,10 +175,10 @@ clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t 
  *     CLG_ERR_NO_OPENCL; the synchronous calls run the reference);
  *   - otherwise a case-insensitive substring of "platform name" or "device name"; the first device
  *     that matches is taken. */
-clg_status clg_context_create_default(const char *device_spec, uint32_t flags, clg_context **out_ctx);
+CLG_API clg_status clg_context_create_default(const char *device_spec, uint32_t flags, clg_context **out_ctx);
 
 /** Release a context (NULL is allowed). All work it enqueued must have completed or been waited on. */
-void clg_context_release(clg_context *ctx);
+CLG_API void clg_context_release(clg_context *ctx);
 
 /** What a context runs on. Strings are NUL-terminated, cut to fit. */
 typedef struct clg_device_info {
@@ -190,16 +200,16 @@ typedef struct clg_device_info {
 
 /** List the OpenCL devices of all platforms, in the order device specs index them. Writes at most
  *  capacity entries to out (out may be NULL when capacity is 0) and the total to *count. */
-clg_status clg_list_devices(clg_device_info *out, size_t capacity, size_t *count);
+CLG_API clg_status clg_list_devices(clg_device_info *out, size_t capacity, size_t *count);
 
 /** Describe the device a context runs on. */
-clg_status clg_context_device_info(const clg_context *ctx, clg_device_info *out);
+CLG_API clg_status clg_context_device_info(const clg_context *ctx, clg_device_info *out);
 
 /** The context's OpenCL objects (NULL for the CPU reference); not retained for the caller. */
-cl_context clg_context_cl_context(const clg_context *ctx);
-cl_device_id clg_context_cl_device(const clg_context *ctx);
+CLG_API cl_context clg_context_cl_context(const clg_context *ctx);
+CLG_API cl_device_id clg_context_cl_device(const clg_context *ctx);
 /** The queue the synchronous calls use (created by the library on the context's device). */
-cl_command_queue clg_context_cl_queue(const clg_context *ctx);
+CLG_API cl_command_queue clg_context_cl_queue(const clg_context *ctx);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Gather                                                                                           */
@@ -218,9 +228,9 @@ typedef enum clg_preset {
 } clg_preset;
 
 /** Name of a preset ("onnx-13", "ov-gather-8", ...), "invalid" if unknown. */
-const char *clg_preset_name(clg_preset preset);
+CLG_API const char *clg_preset_name(clg_preset preset);
 /** Inverse of clg_preset_name; CLG_PRESET_INVALID if unknown. */
-clg_preset clg_preset_from_name(const char *name);
+CLG_API clg_preset clg_preset_from_name(const char *name);
 
 /** What an index outside [-A, A-1] (after the one negative wrap) does. */
 typedef enum clg_oob_policy {
@@ -251,11 +261,11 @@ typedef struct clg_gather_desc {
 
 /** Validate a descriptor and infer the output shape (runtimes call it before they allocate).
  *  out_shape must hold CLG_MAX_OUTPUT_RANK entries. The output type is the data type. */
-clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
+CLG_API clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
                                    int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
 
 /** Validate a descriptor and give the byte sizes of data, indices and output. Any pointer may be NULL. */
-clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
+CLG_API clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
                             uint64_t *output_bytes);
 
 /** Enqueue a gather on the caller's queue (which must belong to the context's cl_context and device).
@@ -274,7 +284,7 @@ clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, u
  *  num_events / wait_list as in clEnqueueNDRangeKernel. out_event (may be NULL) receives an event that
  *  completes when the output is written; the caller releases it. For zero-sized work a marker event
  *  is returned. */
-clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *desc, cl_command_queue queue,
+CLG_API clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *desc, cl_command_queue queue,
                               cl_mem data, size_t data_offset, cl_mem indices, size_t indices_offset,
                               cl_mem output, size_t output_offset, cl_uint num_events,
                               const cl_event *wait_list, cl_event *out_event);
@@ -282,11 +292,11 @@ clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *desc, cl_
 /** Synchronous gather over host memory: copy in, run on the context's device, copy out (for the CPU
  *  reference context it runs the reference). *_bytes give the size of each host buffer; the output
  *  is written only on success. */
-clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
+CLG_API clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
                       const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
 
 /** The CPU reference: the same semantics in plain C over host memory, no OpenCL involved. */
-clg_status clg_gather_reference(const clg_gather_desc *desc, const void *data, size_t data_bytes,
+CLG_API clg_status clg_gather_reference(const clg_gather_desc *desc, const void *data, size_t data_bytes,
                                 const void *indices, size_t indices_bytes, void *output,
                                 size_t output_bytes);
 
@@ -305,14 +315,14 @@ typedef struct clg_gather_tree_desc {
 } clg_gather_tree_desc;
 
 /** Validate a GatherTree descriptor and give the output byte size (may be NULL). */
-clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint64_t *output_bytes);
+CLG_API clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint64_t *output_bytes);
 
 /** Enqueue GatherTree on the caller's queue. Like clg_gather_enqueue, the call must learn whether a
  *  followed parent id is invalid before the output may be written: it runs the backtrack into a
  *  scratch buffer, waits for it (one 4-byte read of the first failure), and copies the result into
  *  the output only when every followed parent id is valid. It therefore blocks until the wait list's
  *  events and the backtrack have completed; the final copy is only enqueued. */
-clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc,
+CLG_API clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc,
                                    cl_command_queue queue, cl_mem step_ids, size_t step_ids_offset,
                                    cl_mem parent_ids, size_t parent_ids_offset, cl_mem max_seq_len,
                                    size_t max_seq_len_offset, cl_mem end_token, size_t end_token_offset,
@@ -320,13 +330,13 @@ clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc 
                                    const cl_event *wait_list, cl_event *out_event);
 
 /** Synchronous GatherTree over host memory. */
-clg_status clg_gather_tree(clg_context *ctx, const clg_gather_tree_desc *desc, const void *step_ids,
+CLG_API clg_status clg_gather_tree(clg_context *ctx, const clg_gather_tree_desc *desc, const void *step_ids,
                            size_t step_ids_bytes, const void *parent_ids, size_t parent_ids_bytes,
                            const void *max_seq_len, size_t max_seq_len_bytes, const void *end_token,
                            size_t end_token_bytes, void *output, size_t output_bytes);
 
 /** The CPU reference for GatherTree. */
-clg_status clg_gather_tree_reference(const clg_gather_tree_desc *desc, const void *step_ids,
+CLG_API clg_status clg_gather_tree_reference(const clg_gather_tree_desc *desc, const void *step_ids,
                                      size_t step_ids_bytes, const void *parent_ids,
                                      size_t parent_ids_bytes, const void *max_seq_len,
                                      size_t max_seq_len_bytes, const void *end_token,
