@@ -5,7 +5,9 @@
 #include "program_cache.h"
 
 extern const char clg_source_gather_cl[];
+extern const char clg_source_gather_tree_cl[];
 
 extern const clg_kernel_source clg_kernel_gather;
+extern const clg_kernel_source clg_kernel_gather_tree;
 
 #endif

@@ -1,14 +1,19 @@
 #include "program_cache.h"
 
+#include "binary_store.h"
+#include "kernel_registry.h"
 #include "status.h"
 
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CLG_OPTIONS_CAPACITY 512
 #define CLG_KERNEL_NAME_CAPACITY 64
 #define CLG_BUILD_LOG_SHOWN 700
+#define CLG_KEY_CAPACITY 2048
 
 typedef struct kernel_pool {
     char name[CLG_KERNEL_NAME_CAPACITY];
@@ -31,6 +36,9 @@ struct clg_program_cache {
     pthread_mutex_t lock;
     program_entry *programs;
     size_t program_count;
+    char device_key[1024]; /* what, besides source and options, decides the binary */
+    char directory[4096];  /* the persistent cache, "" when off */
+    clg_program_origins origins;
 };
 
 clg_status clg_program_cache_create(cl_context context, cl_device_id device, clg_program_cache **out)
@@ -43,6 +51,16 @@ clg_status clg_program_cache_create(cl_context context, cl_device_id device, clg
     }
     cache->context = context;
     cache->device = device;
+    char platform_version[256] = "", device_name[256] = "", driver[256] = "";
+    cl_platform_id platform = NULL;
+    clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof platform_version - 1, platform_version, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof device_name - 1, device_name, NULL);
+    clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
+    snprintf(cache->device_key, sizeof cache->device_key, "clgather %s\ndevice %s\ndriver %s\nplatform %s\n",
+             clg_version(), device_name, driver, platform_version);
+    const char *dir = clg_cache_directory(cache->directory, sizeof cache->directory);
+    if (!dir) cache->directory[0] = '\0';
     *out = cache;
     return CLG_SUCCESS;
 }
@@ -67,8 +85,70 @@ void clg_program_cache_destroy(clg_program_cache *cache)
     free(cache);
 }
 
+void clg_program_key(const clg_program_cache *cache, const clg_kernel_source *source, const char *options, char *key,
+                     size_t size)
+{
+    size_t length = strlen(source->text);
+    snprintf(key, size, "%ssource %s %016" PRIx64 " %zu\noptions %s\n", cache->device_key, source->name,
+             clg_hash64(source->text, length, CLG_HASH_SEED), length, options);
+}
+
+/* A program from a binary; 0 on any failure (the caller then builds from source). */
+static cl_program program_from_binary(clg_program_cache *cache, const unsigned char *binary, size_t size,
+                                      const char *options)
+{
+    cl_int err = CL_SUCCESS, binary_status = CL_SUCCESS;
+    cl_program program =
+        clCreateProgramWithBinary(cache->context, 1, &cache->device, &size, &binary, &binary_status, &err);
+    if (err != CL_SUCCESS || binary_status != CL_SUCCESS) {
+        if (program) clReleaseProgram(program);
+        return NULL;
+    }
+    if (clBuildProgram(program, 1, &cache->device, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(program);
+        return NULL;
+    }
+    return program;
+}
+
+static void store_binary(clg_program_cache *cache, cl_program program, const char *key)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0) return;
+    unsigned char *binary = malloc(size);
+    if (!binary) return;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS)
+        clg_disk_cache_store(cache->directory, key, binary, size);
+    free(binary);
+}
+
+static clg_status build_from_source(clg_program_cache *cache, const clg_kernel_source *source, const char *options,
+                                    cl_program *out);
+
 static clg_status build_program(clg_program_cache *cache, const clg_kernel_source *source, const char *options,
                                 cl_program *out)
+{
+    char key[CLG_KEY_CAPACITY];
+    clg_program_key(cache, source, options, key, sizeof key);
+    if (cache->directory[0]) {
+        unsigned char *binary = NULL;
+        size_t size = 0;
+        if (clg_disk_cache_load(cache->directory, key, &binary, &size)) {
+            *out = program_from_binary(cache, binary, size, options);
+            free(binary);
+            if (*out) {
+                cache->origins.from_disk++;
+                return CLG_SUCCESS;
+            }
+        }
+    }
+    clg_status st = build_from_source(cache, source, options, out);
+    if (st == CLG_SUCCESS && cache->directory[0]) store_binary(cache, *out, key);
+    return st;
+}
+
+static clg_status build_from_source(clg_program_cache *cache, const clg_kernel_source *source, const char *options,
+                                    cl_program *out)
 {
     cl_int err = CL_SUCCESS;
     const char *text = source->text;
@@ -76,6 +156,7 @@ static clg_status build_program(clg_program_cache *cache, const clg_kernel_sourc
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clCreateProgramWithSource");
     err = clBuildProgram(program, 1, &cache->device, options, NULL, NULL);
     if (err == CL_SUCCESS) {
+        cache->origins.from_source++;
         *out = program;
         return CLG_SUCCESS;
     }
@@ -87,6 +168,18 @@ static clg_status build_program(clg_program_cache *cache, const clg_kernel_sourc
     clReleaseProgram(program);
     return clg_fail(CLG_ERR_KERNEL_BUILD, "building %s with options \"%s\" failed (%d): %s", source->name, options,
                     (int)err, log);
+}
+
+/* Called with the lock held: add a built program for (source, options). */
+static void add_entry(clg_program_cache *cache, const clg_kernel_source *source, const char *options, cl_program program,
+                      program_entry *e)
+{
+    e->source_name = source->name;
+    strcpy(e->options, options);
+    e->program = program;
+    e->next = cache->programs;
+    cache->programs = e;
+    cache->program_count++;
 }
 
 /* Called with the lock held. */
@@ -107,11 +200,7 @@ static clg_status find_or_build(clg_program_cache *cache, const clg_kernel_sourc
         free(e);
         return st;
     }
-    e->source_name = source->name;
-    strcpy(e->options, options);
-    e->next = cache->programs;
-    cache->programs = e;
-    cache->program_count++;
+    add_entry(cache, source, options, e->program, e);
     *out = e;
     return CLG_SUCCESS;
 }
@@ -187,4 +276,81 @@ size_t clg_program_cache_size(clg_program_cache *cache)
     size_t n = cache->program_count;
     pthread_mutex_unlock(&cache->lock);
     return n;
+}
+
+clg_program_origins clg_program_cache_origins(clg_program_cache *cache)
+{
+    pthread_mutex_lock(&cache->lock);
+    clg_program_origins o = cache->origins;
+    pthread_mutex_unlock(&cache->lock);
+    return o;
+}
+
+int clg_program_cache_preload(clg_program_cache *cache, const clg_kernel_source *source, const char *options,
+                              const char *key, const unsigned char *binary, size_t size)
+{
+    char expected[CLG_KEY_CAPACITY];
+    if (strlen(options) >= CLG_OPTIONS_CAPACITY) return 0;
+    clg_program_key(cache, source, options, expected, sizeof expected);
+    if (strcmp(expected, key) != 0) return 0; /* another device, driver, version or source */
+    program_entry *e = calloc(1, sizeof *e);
+    if (!e) return 0;
+    cl_program program = program_from_binary(cache, binary, size, options);
+    if (!program) {
+        free(e);
+        return 0;
+    }
+    pthread_mutex_lock(&cache->lock);
+    int present = 0;
+    for (program_entry *x = cache->programs; x; x = x->next)
+        present |= x->source_name == source->name && strcmp(x->options, options) == 0;
+    if (!present) {
+        add_entry(cache, source, options, program, e);
+        cache->origins.from_blob++;
+    }
+    pthread_mutex_unlock(&cache->lock);
+    if (present) {
+        clReleaseProgram(program);
+        free(e);
+    }
+    return !present;
+}
+
+clg_status clg_program_cache_export(clg_program_cache *cache, void *blob, size_t capacity, size_t *blob_size)
+{
+    pthread_mutex_lock(&cache->lock);
+    size_t count = cache->program_count;
+    clg_blob_record *records = calloc(count ? count : 1, sizeof *records);
+    char (*keys)[CLG_KEY_CAPACITY] = calloc(count ? count : 1, CLG_KEY_CAPACITY);
+    clg_status st = (records && keys) ? CLG_SUCCESS : clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the export");
+    size_t k = 0;
+    for (program_entry *e = cache->programs; e && st == CLG_SUCCESS; e = e->next, ++k) {
+        size_t size = 0;
+        cl_int err = clGetProgramInfo(e->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+        unsigned char *binary = err == CL_SUCCESS && size ? malloc(size) : NULL;
+        if (binary) err = clGetProgramInfo(e->program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL);
+        if (!binary || err != CL_SUCCESS) {
+            free(binary);
+            st = err != CL_SUCCESS ? clg_fail_cl(err, "clGetProgramInfo(CL_PROGRAM_BINARIES)")
+                                   : clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate a program binary");
+            break;
+        }
+        const clg_kernel_source *source = clg_kernel_source_named(e->source_name);
+        if (source) clg_program_key(cache, source, e->options, keys[k], CLG_KEY_CAPACITY);
+        records[k] = (clg_blob_record){e->source_name, e->options, keys[k], binary, size};
+    }
+    pthread_mutex_unlock(&cache->lock);
+    if (st == CLG_SUCCESS) {
+        size_t need = clg_blob_size(records, count);
+        *blob_size = need;
+        if (blob && capacity >= need)
+            clg_blob_write(records, count, blob);
+        else if (blob)
+            st = clg_fail(CLG_ERR_BUFFER_TOO_SMALL, "capacity = %zu is smaller than the %zu bytes the export needs",
+                          capacity, need);
+    }
+    for (size_t i = 0; records && i < count; ++i) free((void *)records[i].binary);
+    free(records);
+    free(keys);
+    return st;
 }

@@ -14,6 +14,9 @@ void clg_testing_force_mapping(clg_context *ctx, int mapping);
 /* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
 
+/* How the context's programs were obtained: built from source, loaded from the disk cache, imported. */
+void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *from_disk, size_t *from_blob);
+
 /* Number of programs the context has built (to test that specializations are cached). */
 size_t clg_testing_program_count(clg_context *ctx);
 

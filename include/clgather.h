@@ -104,6 +104,8 @@ typedef int32_t clg_status;
 /** GatherTree: a max_seq_len value of a float type is not a finite integral value (NaN, an
  *  infinity, or a fraction); the message names the batch and the value. */
 #define CLG_ERR_INVALID_SEQ_LEN (-2028)
+/** clg_context_import_binaries: the blob is not a clgather export (bad magic, lengths or checksum). */
+#define CLG_ERR_INVALID_BINARY_BLOB (-2029)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
@@ -145,9 +147,9 @@ CLG_API clg_dtype clg_dtype_from_name(const char *name);
 
 /** Type and shape of a tensor in C (row-major) order. rank 0 is a scalar with one element. */
 typedef struct clg_tensor_desc {
-    clg_dtype type;
-    int32_t rank;
-    int64_t shape[CLG_MAX_RANK];
+    clg_dtype type;              /**< element type */
+    int32_t rank;                /**< number of dimensions, 0 for a scalar */
+    int64_t shape[CLG_MAX_RANK]; /**< extents, outermost first; entries past rank are ignored */
 } clg_tensor_desc;
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -186,16 +188,16 @@ typedef struct clg_device_info {
     int32_t is_default;      /**< 1 if this is the device the default spec would pick */
     int32_t is_reference;    /**< 1 for the CPU reference */
     cl_device_type type;     /**< CL_DEVICE_TYPE_* (0 for the CPU reference) */
-    char platform_name[128];
-    char platform_version[128];
-    char device_name[128];
-    char vendor[128];
-    char driver_version[128];
-    char opencl_c_version[128];
-    uint64_t global_mem_bytes;
-    uint64_t max_alloc_bytes;
-    int32_t has_fp16;
-    int32_t has_fp64;
+    char platform_name[128];    /**< CL_PLATFORM_NAME */
+    char platform_version[128]; /**< CL_PLATFORM_VERSION */
+    char device_name[128];      /**< CL_DEVICE_NAME */
+    char vendor[128];           /**< CL_DEVICE_VENDOR */
+    char driver_version[128];   /**< CL_DRIVER_VERSION */
+    char opencl_c_version[128]; /**< CL_DEVICE_OPENCL_C_VERSION */
+    uint64_t global_mem_bytes;  /**< CL_DEVICE_GLOBAL_MEM_SIZE */
+    uint64_t max_alloc_bytes;   /**< CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest tensor the device can hold */
+    int32_t has_fp16;           /**< 1 if the device has cl_khr_fp16 */
+    int32_t has_fp64;           /**< 1 if the device has cl_khr_fp64 */
 } clg_device_info;
 
 /** List the OpenCL devices of all platforms, in the order device specs index them. Writes at most
@@ -208,6 +210,21 @@ CLG_API clg_status clg_context_device_info(const clg_context *ctx, clg_device_in
 /** The context's OpenCL objects (NULL for the CPU reference); not retained for the caller. */
 CLG_API cl_context clg_context_cl_context(const clg_context *ctx);
 CLG_API cl_device_id clg_context_cl_device(const clg_context *ctx);
+/** Compiled programs are cached in the context and, unless CLGATHER_CACHE=0, on disk as binaries
+ *  under CLGATHER_CACHE_DIR (default $XDG_CACHE_HOME/clgather, else ~/.cache/clgather), keyed by the
+ *  kernel source, build options, device name, driver and platform versions and the clgather version.
+ *  A damaged, stale or unwritable cache never fails a call: the program is built from source instead.
+ *
+ *  For runtimes that keep caches of their own: export every program the context has built as one
+ *  memory blob. With blob NULL, only *blob_size is set (the bytes needed); otherwise capacity must be
+ *  at least that (CLG_ERR_BUFFER_TOO_SMALL). */
+CLG_API clg_status clg_context_export_binaries(clg_context *ctx, void *blob, size_t capacity, size_t *blob_size);
+
+/** Import a blob made by clg_context_export_binaries: programs whose key matches this context's
+ *  device, driver and library version are added to its cache (the others are skipped); *imported (may
+ *  be NULL) gets the number added. A blob that is not a valid export is CLG_ERR_INVALID_BINARY_BLOB. */
+CLG_API clg_status clg_context_import_binaries(clg_context *ctx, const void *blob, size_t blob_size, size_t *imported);
+
 /** The queue the synchronous calls use (created by the library on the context's device). */
 CLG_API cl_command_queue clg_context_cl_queue(const clg_context *ctx);
 
@@ -243,7 +260,7 @@ typedef enum clg_oob_policy {
 
 /** A gather: out[b, o, n, i] = data[b, o, idx(b, n), i]. Zero-initialise it, then fill in. */
 typedef struct clg_gather_desc {
-    clg_preset preset;
+    clg_preset preset;       /**< which specification the call follows */
     clg_tensor_desc data;    /**< any element type, rank 1..CLG_MAX_RANK */
     clg_tensor_desc indices; /**< an integer type (ONNX: i32 or i64), rank 0..CLG_MAX_RANK */
     /** ONNX presets: the axis attribute, in [-r, r-1]. Ignored by the OpenVINO presets. */
@@ -251,7 +268,7 @@ typedef struct clg_gather_desc {
     /** OpenVINO presets: the axis input, a scalar or one-element 1-D tensor of any integer type,
      *  read from host memory at axis_value. Must be left empty (type 0, axis_value NULL) for ONNX. */
     clg_tensor_desc axis_tensor;
-    const void *axis_value;
+    const void *axis_value; /**< host pointer to the axis tensor's one element (OpenVINO presets) */
     /** OpenVINO 7 and 8: in [-q, q] for indices rank q; negative means q + batch_dims. Must be 0 for
      *  the other presets. */
     int64_t batch_dims;
@@ -308,10 +325,10 @@ CLG_API clg_status clg_gather_reference(const clg_gather_desc *desc, const void 
  *  of one numeric type (i8..i64, u8..u64, f32, f64, and f16 on devices with cl_khr_fp16 and in the
  *  reference). The output is [T, B, W] of that type. */
 typedef struct clg_gather_tree_desc {
-    clg_tensor_desc step_ids;
-    clg_tensor_desc parent_ids;
-    clg_tensor_desc max_seq_len;
-    clg_tensor_desc end_token;
+    clg_tensor_desc step_ids;    /**< [MAX_TIME, BATCH, BEAM_WIDTH] token ids per step */
+    clg_tensor_desc parent_ids;  /**< [MAX_TIME, BATCH, BEAM_WIDTH] parent beam of each step */
+    clg_tensor_desc max_seq_len; /**< [BATCH] sequence lengths (clamped to MAX_TIME; <= 0: all end_token) */
+    clg_tensor_desc end_token;   /**< scalar end marker */
 } clg_gather_tree_desc;
 
 /** Validate a GatherTree descriptor and give the output byte size (may be NULL). */
