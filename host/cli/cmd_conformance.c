@@ -1,0 +1,209 @@
+/* clgather conformance: ONNX backend node-test directories (model.onnx + test_data_set_N/). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli_args.h"
+#include "cli_error.h"
+#include "commands.h"
+#include "file_io.h"
+#include "onnx_proto.h"
+#include "tensor_format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { CONFORMANCE_MAX_DATA_SETS = 1000 };
+
+static clg_preset preset_for_opset(int64_t opset)
+{
+    if (opset >= 13) return CLG_ONNX_13;
+    if (opset >= 11) return CLG_ONNX_11;
+    return CLG_ONNX_1;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/* Load the TensorProto of a .pb file. */
+static int load_pb_tensor(const char *path, cli_tensor *out)
+{
+    unsigned char *file = NULL;
+    size_t len = 0;
+    if (cli_read_file("tensor", path, &file, &len) != 0) return CLI_EXIT_REFUSED;
+    char where[CLI_PATH_CAPACITY + 16];
+    snprintf(where, sizeof where, "tensor '%s'", path);
+    proto_bytes message = {file, len};
+    int rc = onnx_parse_tensor(where, message, out, NULL);
+    free(file);
+    return rc;
+}
+
+/* A Gather input is an initializer of the graph, or the k-th fed input: input_k.pb of the data set. */
+static int load_node_input(const char *model_path, const char *set_dir, const onnx_gather_model *model,
+                           proto_bytes name, cli_tensor *out)
+{
+    for (int i = 0; i < model->initializer_count; ++i)
+        if (model->initializer_names[i].len == name.len &&
+            memcmp(model->initializer_names[i].data, name.data, name.len) == 0) {
+            char where[CLI_PATH_CAPACITY + 300];
+            snprintf(where, sizeof where, "model '%s': initializer '%.*s'", model_path,
+                     (int)(name.len > 200 ? 200 : name.len), (const char *)name.data);
+            return onnx_parse_tensor(where, model->initializers[i], out, NULL);
+        }
+    for (int k = 0; k < model->feed_count; ++k)
+        if (model->feeds[k].len == name.len && memcmp(model->feeds[k].data, name.data, name.len) == 0) {
+            char path[CLI_PATH_CAPACITY];
+            if (cli_path_format(path, sizeof path, "%s/input_%d.pb", set_dir, k) != 0) return CLI_EXIT_REFUSED;
+            return load_pb_tensor(path, out);
+        }
+    return cli_fail(CLI_EXIT_REFUSED, "model '%s': Gather input '%.*s' is neither a graph input nor an initializer",
+                    model_path, (int)(name.len > 200 ? 200 : name.len), (const char *)name.data);
+}
+
+static int expected_output_index(const onnx_gather_model *model)
+{
+    for (int i = 0; i < model->graph_output_count; ++i)
+        if (model->graph_outputs[i].len == model->output_name.len &&
+            memcmp(model->graph_outputs[i].data, model->output_name.data, model->output_name.len) == 0)
+            return i;
+    return 0; /* a single-node graph whose output list is missing: output_0.pb */
+}
+
+static int same_shape(const cli_tensor *a, const cli_tensor *b)
+{
+    if (a->rank != b->rank) return 0;
+    for (int32_t i = 0; i < a->rank; ++i)
+        if (a->shape[i] != b->shape[i]) return 0;
+    return 1;
+}
+
+/* Run one data set; on success *summary describes it. */
+static int run_data_set(clg_context *ctx, const char *model_path, const char *set_dir, const onnx_gather_model *model,
+                        clg_preset preset, char *summary, size_t summary_cap)
+{
+    cli_tensor data = {0}, indices = {0}, expected = {0}, output = {0};
+    int rc = load_node_input(model_path, set_dir, model, model->data_name, &data);
+    if (rc == 0) rc = load_node_input(model_path, set_dir, model, model->indices_name, &indices);
+    char expected_path[CLI_PATH_CAPACITY];
+    if (rc == 0)
+        rc = cli_path_format(expected_path, sizeof expected_path, "%s/output_%d.pb", set_dir,
+                             expected_output_index(model));
+    if (rc == 0) rc = load_pb_tensor(expected_path, &expected);
+    if (rc == 0) {
+        clg_gather_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.preset = preset;
+        desc.data = cli_tensor_desc(&data);
+        desc.indices = cli_tensor_desc(&indices);
+        desc.axis = model->axis;
+        int32_t out_rank = 0;
+        int64_t out_shape[CLG_MAX_OUTPUT_RANK];
+        clg_status st = clg_gather_output_shape(&desc, &out_rank, out_shape);
+        if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: gather %s", set_dir, clg_preset_name(preset));
+        if (rc == 0) rc = cli_tensor_alloc(&output, data.type, out_rank, out_shape, "output");
+        if (rc == 0) {
+            st = clg_gather(ctx, &desc, data.bytes, data.byte_size, indices.bytes, indices.byte_size, output.bytes,
+                            output.byte_size);
+            if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: gather %s", set_dir, clg_preset_name(preset));
+        }
+    }
+    if (rc == 0) {
+        char got_shape[256], want_shape[256];
+        cli_format_shape(output.rank, output.shape, got_shape, sizeof got_shape);
+        cli_format_shape(expected.rank, expected.shape, want_shape, sizeof want_shape);
+        if (output.type != expected.type || !same_shape(&output, &expected)) {
+            rc = cli_fail(CLI_EXIT_REFUSED, "%s: output is %s %s, expected %s %s", set_dir, clg_dtype_name(output.type),
+                          got_shape, clg_dtype_name(expected.type), want_shape);
+        } else if (output.byte_size && memcmp(output.bytes, expected.bytes, output.byte_size) != 0) {
+            size_t element = clg_dtype_size(output.type);
+            uint64_t first = 0;
+            while (memcmp(output.bytes + first * element, expected.bytes + first * element, element) == 0) ++first;
+            char got[96], want[96];
+            cli_format_element(&output, first, got, sizeof got);
+            cli_format_element(&expected, first, want, sizeof want);
+            rc = cli_fail(CLI_EXIT_REFUSED, "%s: output element %llu is %s, expected %s (bit for bit)", set_dir,
+                          (unsigned long long)first, got, want);
+        } else {
+            char data_shape[256], indices_shape[256];
+            cli_format_shape(data.rank, data.shape, data_shape, sizeof data_shape);
+            cli_format_shape(indices.rank, indices.shape, indices_shape, sizeof indices_shape);
+            snprintf(summary, summary_cap, "data %s %s, indices %s %s -> %s %s", clg_dtype_name(data.type), data_shape,
+                     clg_dtype_name(indices.type), indices_shape, clg_dtype_name(output.type), got_shape);
+        }
+    }
+    cli_tensor_free(&output);
+    cli_tensor_free(&expected);
+    cli_tensor_free(&indices);
+    cli_tensor_free(&data);
+    return rc;
+}
+
+/* Run one test directory: every test_data_set_N in it. Prints its line. Returns 0 if it passed. */
+static int run_directory(clg_context *ctx, const char *dir)
+{
+    char model_path[CLI_PATH_CAPACITY];
+    int rc = cli_path_format(model_path, sizeof model_path, "%s/model.onnx", dir);
+    unsigned char *file = NULL;
+    size_t len = 0;
+    onnx_gather_model model;
+    char where[CLI_PATH_CAPACITY + 16];
+    snprintf(where, sizeof where, "model '%s'", model_path);
+    if (rc == 0) rc = cli_read_file("model", model_path, &file, &len);
+    if (rc == 0) rc = onnx_parse_gather_model(where, file, len, &model);
+    clg_preset preset = CLG_ONNX_1;
+    int sets = 0;
+    char summary[1024] = "";
+    if (rc == 0) {
+        preset = preset_for_opset(model.opset);
+        for (; sets < CONFORMANCE_MAX_DATA_SETS && rc == 0; ++sets) {
+            char set_dir[CLI_PATH_CAPACITY];
+            rc = cli_path_format(set_dir, sizeof set_dir, "%s/test_data_set_%d", dir, sets);
+            if (rc != 0 || !is_directory(set_dir)) break;
+            rc = run_data_set(ctx, model_path, set_dir, &model, preset, summary, sizeof summary);
+        }
+        if (rc == 0 && sets == 0) rc = cli_fail(CLI_EXIT_REFUSED, "%s: no test_data_set_0 directory", dir);
+    }
+    free(file);
+    if (rc == 0) {
+        printf("PASS  %s  (opset %lld -> %s, axis %lld, %d data set%s; %s)\n", dir, (long long)model.opset,
+               clg_preset_name(preset), (long long)model.axis, sets, sets == 1 ? "" : "s", summary);
+        return 0;
+    }
+    char reason[2048];
+    cli_take_failure(reason, sizeof reason);
+    printf("FAIL  %s  %s\n", dir, reason);
+    return 1;
+}
+
+int cmd_conformance(int argc, char **argv)
+{
+    cli_option options[] = {{"device", 1, NULL}};
+    const char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
+    if (!dirs) return cli_fail(CLI_EXIT_REFUSED, "conformance: out of memory");
+    int dir_count = 0;
+    int rc = cli_parse_options("conformance", argc, argv, options, 1, dirs, &dir_count, argc);
+    if (rc == 0 && dir_count == 0) rc = cli_fail(CLI_EXIT_USAGE, "conformance: give at least one test directory");
+    clg_context *ctx = NULL;
+    if (rc == 0) rc = cli_open_context(options[0].value, 0, &ctx);
+    if (rc != 0) {
+        free(dirs);
+        return rc;
+    }
+    clg_device_info info;
+    if (clg_context_device_info(ctx, &info) == CLG_SUCCESS)
+        printf("ONNX conformance on %s (%s, driver %s)\n", info.device_name, info.platform_name, info.driver_version);
+    int failed = 0;
+    for (int i = 0; i < dir_count; ++i) {
+        failed += run_directory(ctx, dirs[i]);
+        fflush(stdout);
+    }
+    printf("%d of %d passed, %d failed\n", dir_count - failed, dir_count, failed);
+    clg_context_release(ctx);
+    free(dirs);
+    if (failed) return cli_fail(CLI_EXIT_REFUSED, "conformance: %d of %d directories failed", failed, dir_count);
+    return 0;
+}

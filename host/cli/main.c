@@ -1,0 +1,62 @@
+/* clgather: the command-line front end of the library (see "clgather --help"). */
+#include "cli_error.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage:\n"
+    "  clgather gather --op PRESET --data D.npy --indices I.npy\n"
+    "                  [--axis N | --axis-file A.npy] [--batch-dims N] [--oob error|zero|clamp]\n"
+    "                  [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather gather-tree --step-ids S.npy --parent-ids P.npy --max-seq-len L.npy --end-token E.npy\n"
+    "                  [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather devices\n"
+    "  clgather demo [--device SPEC]\n"
+    "  clgather conformance [--device SPEC] DIR...\n"
+    "  clgather --help | --version\n"
+    "\n"
+    "PRESET: onnx-1 onnx-11 onnx-13 ov-gather-1 ov-gather-7 ov-gather-8\n"
+    "  ONNX presets take the axis attribute (--axis, default 0); OpenVINO presets take an axis tensor:\n"
+    "  --axis N is an i64 scalar, --axis-file gives one with its own type and shape (default 0).\n"
+    "SPEC: a device index from 'clgather devices', 'cpu' for the CPU reference, or a substring of the\n"
+    "  platform or device name; without --device, CLGATHER_DEVICE, else the first GPU, else the first device.\n"
+    "--verify recomputes every result with the CPU reference and compares bit for bit.\n"
+    "Exit status: 0 success, 1 the operation or a file was refused, 2 usage error.\n";
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (argc < 2) {
+        rc = cli_fail(CLI_EXIT_USAGE, "no command given (see 'clgather --help')");
+    } else {
+        const char *command = argv[1];
+        int rest = argc - 2;
+        char **rest_argv = argv + 2;
+        if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
+            fputs(usage_text, stdout);
+            rc = CLI_EXIT_OK;
+        } else if (strcmp(command, "--version") == 0) {
+            printf("clgather %s\n", clg_version());
+            rc = CLI_EXIT_OK;
+        } else if (strcmp(command, "gather") == 0) {
+            rc = cmd_gather(rest, rest_argv);
+        } else if (strcmp(command, "gather-tree") == 0) {
+            rc = cmd_gather_tree(rest, rest_argv);
+        } else if (strcmp(command, "devices") == 0) {
+            rc = cmd_devices(rest, rest_argv);
+        } else if (strcmp(command, "demo") == 0) {
+            rc = cmd_demo(rest, rest_argv);
+        } else if (strcmp(command, "conformance") == 0) {
+            rc = cmd_conformance(rest, rest_argv);
+        } else {
+            rc = cli_fail(CLI_EXIT_USAGE, "unknown command '%s' (see 'clgather --help')", command);
+        }
+    }
+    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) rc = cli_fail(CLI_EXIT_REFUSED, "cannot write to standard output");
+    /* every failure path records its reason; a non-zero status without one would be a bug here */
+    if (rc != CLI_EXIT_OK && !cli_has_failed()) cli_fail(rc, "failed without a recorded reason (a bug in clgather)");
+    cli_print_failure();
+    return rc;
+}

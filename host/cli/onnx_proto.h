@@ -1,0 +1,34 @@
+/* The few ONNX protobuf messages the conformance runner needs: ModelProto (opset_import, graph),
+ * GraphProto (node, initializer, input, output), NodeProto, AttributeProto (the int "axis"),
+ * OperatorSetIdProto and TensorProto (dims, data_type, raw_data and the typed repeated fields). */
+#ifndef CLI_ONNX_PROTO_H
+#define CLI_ONNX_PROTO_H
+
+#include "proto_wire.h"
+#include "tensor.h"
+
+/* At most this many graph inputs, outputs and initializers (a Gather model has two or three). */
+#define ONNX_MAX_GRAPH_VALUES 64
+
+typedef struct onnx_gather_model {
+    int64_t ir_version;
+    int64_t opset;    /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
+    int64_t axis;     /* the Gather node's attribute, 0 when absent */
+    proto_bytes data_name, indices_name, output_name; /* the Gather node's inputs and output */
+    int feed_count;   /* graph inputs that are not initializers, in order: what input_<k>.pb feed */
+    proto_bytes feeds[ONNX_MAX_GRAPH_VALUES];
+    int initializer_count;
+    proto_bytes initializer_names[ONNX_MAX_GRAPH_VALUES];
+    proto_bytes initializers[ONNX_MAX_GRAPH_VALUES]; /* TensorProto messages */
+    int graph_output_count;
+    proto_bytes graph_outputs[ONNX_MAX_GRAPH_VALUES];
+} onnx_gather_model;
+
+/* Parse a model holding exactly one node, a Gather of the default domain. The spans point into
+ * file, which must outlive the model. Returns 0, or CLI_EXIT_REFUSED with the failure recorded. */
+int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t len, onnx_gather_model *model);
+
+/* Decode a TensorProto into a host tensor (host byte order). name (may be NULL) receives its name. */
+int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name);
+
+#endif

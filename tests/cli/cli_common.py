@@ -1,0 +1,74 @@
+"""Shared helpers of the clgather CLI tests: run the program, check the exit status and stderr."""
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+CLGATHER = sys.argv[1]
+CONFORMANCE_DIR = sys.argv[2]
+WORK = sys.argv[3]
+
+failures = []
+
+
+def fresh_work_dir():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    return WORK
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def run(*args, env=None, timeout=300):
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run([CLGATHER] + [str(a) for a in args], capture_output=True, text=True, env=full_env,
+                          timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def expect_status(args, status, what, stderr_contains=None, env=None):
+    """Run, and check the exit status and the one-line error convention. Returns (stdout, stderr)."""
+    rc, out, err = run(*args, env=env)
+    check(rc == status, f"{what}: exit status {rc}, expected {status}; stderr={err!r}")
+    if rc < 0:
+        check(False, f"{what}: killed by signal {-rc}")
+    if status == 0:
+        check(err == "", f"{what}: unexpected stderr {err!r}")
+    else:
+        lines = err.splitlines()
+        check(len(lines) == 1 and lines[0].startswith("clgather: error: ") and err.endswith("\n"),
+              f"{what}: stderr must be one 'clgather: error:' line, got {err!r}")
+        if stderr_contains:
+            check(stderr_contains in err, f"{what}: stderr lacks {stderr_contains!r}: {err!r}")
+    return out, err
+
+
+def save(name, array):
+    p = path(name)
+    np.save(p, array)
+    return p
+
+
+def leftovers():
+    """Temporary files the program may have left in the work directory."""
+    return [f for f in os.listdir(WORK) if "clgather-tmp" in f]
+
+
+def finish():
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+    print("all checks passed")
+    sys.exit(0)
