@@ -28,6 +28,8 @@ typedef struct specialization {
 static const char *move_type(size_t bytes)
 {
     switch (bytes) {
+    case 64: return "uint16";
+    case 32: return "uint8";
     case 16: return "uint4";
     case 8: return "uint2";
     case 4: return "uint";
@@ -54,8 +56,9 @@ static int index_signed(clg_dtype t) { return t == CLG_I8 || t == CLG_I16 || t =
 
 static void build_options(const clg_gather_plan *plan, const specialization *s, int clamp, char *buf, size_t size)
 {
-    snprintf(buf, size, "-DMOVE_T=%s -DIDX_T=%s -DIDX_SIGNED=%d -DOFF64=%d -DCLAMP=%d", move_type(s->move_bytes),
-             index_type(plan->index_type), index_signed(plan->index_type), s->offsets64, clamp);
+    snprintf(buf, size, "-DMOVE_T=%s -DIDX_T=%s -DIDX_BYTES=%zu -DIDX_SIGNED=%d -DOFF64=%d -DCLAMP=%d",
+             move_type(s->move_bytes), index_type(plan->index_type), plan->index_size, index_signed(plan->index_type),
+             s->offsets64, clamp);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -65,15 +68,17 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
 {
     specialization s;
     const uint64_t row_bytes = plan->I * plan->elem_size;
-    s.move_bytes = 16;
+    s.mapping = ctx->force_mapping;
+    if (s.mapping == CLG_MAPPING_AUTO)
+        s.mapping = (ctx->info.type & CL_DEVICE_TYPE_GPU) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
+    /* Row runs (CPU): one work-item moves whole rows, so up to 64 bytes at a time (two AVX2 or one
+     * AVX-512 move). Row units (GPU): 16 bytes per work-item, the widest load that still coalesces. */
+    s.move_bytes = s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16;
     while (s.move_bytes > 1 && (row_bytes % s.move_bytes || bufs->data_offset % s.move_bytes ||
                                 bufs->output_offset % s.move_bytes))
         s.move_bytes /= 2;
     s.units_per_row = row_bytes / s.move_bytes;
     s.rows = plan->B * plan->O * plan->N;
-    s.mapping = ctx->force_mapping;
-    if (s.mapping == CLG_MAPPING_AUTO)
-        s.mapping = (ctx->info.type & CL_DEVICE_TYPE_GPU) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
     s.rows_per_item = max_u64(1, CLG_RUN_BYTES_TARGET / row_bytes);
     /* keep enough work-groups to occupy every compute unit a few times over */
     uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
@@ -123,7 +128,9 @@ clg_status clg_dispatch_gather(clg_context *ctx, const clg_gather_plan *plan, cl
     specialization s = choose(ctx, plan, bufs);
     char options[256];
     build_options(plan, &s, plan->policy == CLG_OOB_CLAMP, options, sizeof options);
-    const char *name = s.mapping == CLG_MAPPING_ROW_RUNS ? "gather_row_runs" : "gather_row_units";
+    const char *name = s.mapping == CLG_MAPPING_ROW_UNITS ? "gather_row_units"
+                       : s.units_per_row == 1             ? "gather_row_runs_u1"
+                                                          : "gather_row_runs";
     clg_kernel_lease lease;
     clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gather, options, name, &lease);
     if (st != CLG_SUCCESS) return st;

@@ -1,12 +1,14 @@
 /* Gather as row copies over the flattened plan [B, O, A, N, I].
  *
  * Output row r (of R = B*O*N rows) is data row g*A + idx(bb, n), where g = r / N = bb*O + o and
- * n = r % N. A row is U units of MOVE_T; the host picks the widest unit (16, 8, 4, 2 or 1 bytes) that
- * divides the row's bytes and the data and output byte offsets, so element types do not matter here.
+ * n = r % N. A row is U units of MOVE_T; the host picks the widest unit (64, 32, 16, 8, 4, 2 or 1 bytes
+ * on the CPU mapping, at most 16 on the GPU one) that divides the row's bytes and the data and output
+ * byte offsets, so element types do not matter here.
  *
  * Build options:
- *   MOVE_T      uint4 | uint2 | uint | ushort | uchar
+ *   MOVE_T      uint16 | uint8 | uint4 | uint2 | uint | ushort | uchar
  *   IDX_T       char | uchar | short | ushort | int | uint | long | ulong
+ *   IDX_BYTES   size of IDX_T in bytes
  *   IDX_SIGNED  1 for a signed index type
  *   OFF64       1: offsets in 64 bits (ulong); 0: the host proved every offset fits in 32 bits
  *   CLAMP       1: clamp out-of-range indices to [0, A-1]; 0: write zeros
@@ -52,48 +54,174 @@ inline int select_row(IDX_T raw, long A, long *row)
     return 0;
 }
 
-inline void copy_row(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src, offset_t U)
+/* Cache hints for the CPU mapping. Clang-based compilers (PoCL, Intel's CPU runtime) have
+ * __builtin_prefetch; elsewhere the hint compiles to nothing. A prefetch never faults, but we only
+ * ever prefetch rows that an in-range index selects. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_prefetch)
+#define PREFETCH(p) __builtin_prefetch((const __global void *)(p), 0, 3)
+#endif
+#endif
+#ifndef PREFETCH
+#define PREFETCH(p) ((void)0)
+#endif
+#define CACHE_LINE 64u
+/* Rows are prefetched this many bytes of rows ahead (at least one row, at most 16 rows). */
+#define PREFETCH_AHEAD_BYTES 1024u
+
+/* Prefetch the row that idx[ahead] selects, if it is in range. */
+inline void prefetch_row(__global const uchar *restrict src, __global const IDX_T *restrict idx, offset_t ahead,
+                         long A, offset_t row_bytes)
 {
-    for (offset_t u = 0; u < U; ++u) dst[u] = src[u];
+    long row;
+    if (index_in_range(idx[ahead], A, &row)) {
+        __global const uchar *p = src + (offset_t)row * row_bytes;
+        for (offset_t b = 0; b < row_bytes; b += CACHE_LINE) PREFETCH(p + b);
+    }
 }
 
-inline void zero_row(__global MOVE_T *restrict dst, offset_t U)
+/* CPU mapping: each work-item copies a contiguous run of whole rows. One division per work-item
+ * finds where the run starts; the run is then walked segment by segment, a segment being the rows
+ * of one (bb, o) group, so the inner loop over rows has a fixed source base and consecutive
+ * indices, and no per-row counter updates. `avail` (>= count) is how many indices of the group are
+ * left from idx on: rows past this work-item's run may be prefetched (the next work-item of the
+ * group, which runs next on the same core, copies them). */
+inline void copy_segment(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
+                         __global const IDX_T *restrict idx, offset_t count, offset_t avail, long A, offset_t U)
 {
-    for (offset_t u = 0; u < U; ++u) dst[u] = (MOVE_T)(0);
+    const offset_t row_bytes = U * (offset_t)sizeof(MOVE_T);
+    offset_t ahead = row_bytes >= PREFETCH_AHEAD_BYTES ? 1 : PREFETCH_AHEAD_BYTES / row_bytes;
+    if (ahead > 16) ahead = 16;
+    for (offset_t k = 0; k < count; ++k) {
+        long row;
+        if (avail - k > ahead) prefetch_row((__global const uchar *)src, idx, k + ahead, A, row_bytes);
+        __global MOVE_T *restrict d = dst + k * U;
+        if (select_row(idx[k], A, &row)) {
+            __global const MOVE_T *restrict s = src + (offset_t)row * U;
+            for (offset_t u = 0; u < U; ++u) d[u] = s[u];
+        } else {
+            for (offset_t u = 0; u < U; ++u) d[u] = (MOVE_T)(0);
+        }
+    }
 }
 
-/* CPU mapping: each work-item copies a contiguous run of whole rows, stepping (bb, o, n) by
- * increments, so there is one division per work-item, not one per element. */
+/* select_row in 32-bit arithmetic, for the vectorized one-unit loop: valid when the host proved
+ * 32-bit offsets (then 0 <= A < 2^31) and the index type has at most 4 bytes. Half the vector lanes
+ * of the 64-bit form. */
+#if !OFF64 && IDX_BYTES <= 4
+#define HAVE_SELECT_ROW32 1
+inline int select_row32(IDX_T raw, uint A, uint *row)
+{
+#if IDX_SIGNED
+    int v = (int)raw;
+    uint w = (uint)v + (v < 0 ? A : 0u); /* A + v for negative v: in [0, A) iff v >= -A */
+    const int ok = w < A;
+#if CLAMP
+    *row = ok ? w : (v < 0 ? 0u : A - 1u);
+    return A > 0;
+#else
+    *row = w;
+    return ok;
+#endif
+#else
+    uint w = (uint)raw;
+    const int ok = w < A;
+#if CLAMP
+    *row = ok ? w : A - 1u;
+    return A > 0;
+#else
+    *row = w;
+    return ok;
+#endif
+#endif
+}
+#endif
+
+/* Rows of exactly one unit (the last axis, or any row the host moves as one MOVE_T): branch-free so
+ * the compiler can vectorize across rows. Needs A > 0 so that row 0 exists; the caller checks.
+ * A group's data (A units) that fits in L2 is prefetched as a whole, in order, so the random reads
+ * inside it hit the cache; larger groups are prefetched row by row, a few rows ahead. */
+#define GROUP_PREFETCH_BYTES 65536u
+#define U1_AHEAD 16u
+inline void copy_segment_u1(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
+                            __global const IDX_T *restrict idx, offset_t count, offset_t avail, long A, int first, int next)
+{
+    if ((ulong)A * sizeof(MOVE_T) <= GROUP_PREFETCH_BYTES) {
+        __global const uchar *p = (__global const uchar *)src;
+        const offset_t group_bytes = (offset_t)A * (offset_t)sizeof(MOVE_T);
+        if (first) for (offset_t b = 0; b < group_bytes; b += CACHE_LINE) PREFETCH(p + b);
+        if (next) for (offset_t b = 0; b < group_bytes; b += CACHE_LINE) PREFETCH(p + group_bytes + b);
+#ifdef HAVE_SELECT_ROW32
+        for (offset_t k = 0; k < count; ++k) {
+            uint row;
+            const int ok = select_row32(idx[k], (uint)A, &row);
+            const MOVE_T v = src[ok ? row : 0u];
+            dst[k] = ok ? v : (MOVE_T)(0);
+        }
+#else
+        for (offset_t k = 0; k < count; ++k) {
+            long row;
+            const int ok = select_row(idx[k], A, &row);
+            const MOVE_T v = src[ok ? (offset_t)row : (offset_t)0];
+            dst[k] = ok ? v : (MOVE_T)(0);
+        }
+#endif
+        return;
+    }
+    for (offset_t k = 0; k < count; ++k) {
+        long row;
+        if (avail - k > U1_AHEAD && index_in_range(idx[k + U1_AHEAD], A, &row)) PREFETCH(src + row);
+        const int ok = select_row(idx[k], A, &row);
+        const MOVE_T v = src[ok ? (offset_t)row : (offset_t)0];
+        dst[k] = ok ? v : (MOVE_T)(0);
+    }
+}
+
+#define ROW_RUNS_BODY(SEGMENT_CALL)                                                                        \
+    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);                      \
+    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);                                     \
+    indices += indices_offset;                                                                             \
+    /* the host guarantees (global size) * rows_per_item fits offset_t */                                  \
+    offset_t r = (offset_t)get_global_id(0) * rows_per_item;                                               \
+    if (r >= R) return;                                                                                    \
+    const offset_t first_r = r;                                                                            \
+    const offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;                                  \
+    offset_t g = r / N, n = r - g * N;                                                                     \
+    offset_t bb = g / O, o = g - bb * O;                                                                   \
+    while (r < end) {                                                                                      \
+        const offset_t count = (end - r < N - n) ? end - r : N - n;                                        \
+        SEGMENT_CALL;                                                                                      \
+        r += count;                                                                                        \
+        n = 0;                                                                                             \
+        ++g;                                                                                               \
+        if (++o == O) {                                                                                    \
+            o = 0;                                                                                         \
+            ++bb;                                                                                          \
+        }                                                                                                  \
+    }
+
 __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
                               ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R,
                               offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item)
 {
-    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
-    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
-    indices += indices_offset;
+    ROW_RUNS_BODY(copy_segment(out + r * U, data + g * (offset_t)A * U, indices + bb * N + n, count, N - n, A, U))
+}
 
-    /* the host guarantees (global size) * rows_per_item fits offset_t */
-    offset_t r = (offset_t)get_global_id(0) * rows_per_item;
-    if (r >= R) return;
-    offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;
-    offset_t g = r / N, n = r - g * N;
-    offset_t bb = g / O, o = g - bb * O;
-    for (; r < end; ++r) {
-        long row;
-        __global MOVE_T *dst = out + r * U;
-        if (select_row(indices[bb * N + n], A, &row))
-            copy_row(dst, data + ((offset_t)g * (offset_t)A + (offset_t)row) * U, U);
-        else
-            zero_row(dst, U);
-        if (++n == N) {
-            n = 0;
-            ++g;
-            if (++o == O) {
-                o = 0;
-                ++bb;
-            }
-        }
+/* The same for rows of one unit (U == 1). */
+__kernel void gather_row_runs_u1(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
+                                 ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R,
+                                 offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item)
+{
+    (void)U;
+    if (A <= 0) { /* every index is out of range: zeros (clamp gives zeros too when A == 0) */
+        offset_t r = (offset_t)get_global_id(0) * rows_per_item;
+        if (r >= R) return;
+        const offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;
+        __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
+        for (; r < end; ++r) out[r] = (MOVE_T)(0);
+        return;
     }
+    ROW_RUNS_BODY(copy_segment_u1(out + r, data + g * (offset_t)A, indices + bb * N + n, count, N - n, A, r == first_r, R - r - count >= N - n - count + 1))
 }
 
 /* GPU mapping: dimension 0 walks the units of a row (adjacent work-items touch adjacent memory),

@@ -1,0 +1,770 @@
+/* clgather-bench: times the gather kernels against the device's own copy bandwidth and the CPU
+ * reference. Uses the public API (enqueue path on buffers it creates) and OpenCL directly for its
+ * copy-bandwidth, cache-flush and empty kernels.
+ *
+ *   clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]
+ *                  [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64] [--list]
+ *
+ * Inputs are generated from fixed seeds with a counter-based splitmix64 (value i of stream s is
+ * mix(s + (i + 1) * 0x9E3779B97F4A7C15)), so bench/peers.py regenerates exactly the same indices and
+ * data in numpy. Each case allocates its own buffers; between timed runs a copy kernel over a
+ * scratch buffer twice the size of the device's global-memory cache evicts the case's data, so no
+ * timing is of a cache-resident repeat.
+ *
+ * Times: "kernel" is CL_PROFILING_COMMAND_END - START of the event the API returns; "wall" is the
+ * whole API call plus waiting for that event. A case's primary time (median_s, min_s in the JSON) is
+ * the kernel time, except where the call blocks on extra device work the returned event does not
+ * cover (onnx-checked: index check + 4-byte read; gather-tree: backtrack + read; tiny: overhead is
+ * the point): there it is the wall time.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "clgather.h"
+#include "testing.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef CLGB_HAVE_GATHER_TREE
+#define CLGB_HAVE_GATHER_TREE 0
+#endif
+
+#define GOLDEN 0x9E3779B97F4A7C15ull
+#define MIB ((size_t)1 << 20)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Deterministic inputs                                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Value i of stream seed. */
+static uint64_t sm_value(uint64_t seed, uint64_t i) { return mix64(seed + (i + 1) * GOLDEN); }
+
+/* Fill bytes with the little-endian words of stream seed. */
+static void fill_bytes(void *dst, size_t bytes, uint64_t seed)
+{
+    unsigned char *p = dst;
+    size_t words = bytes / 8;
+    for (size_t i = 0; i < words; ++i) {
+        uint64_t v = sm_value(seed, i);
+        for (int b = 0; b < 8; ++b) p[i * 8 + b] = (unsigned char)(v >> (8 * b));
+    }
+    if (bytes % 8) {
+        uint64_t v = sm_value(seed, words);
+        for (size_t b = 0; b < bytes % 8; ++b) p[words * 8 + b] = (unsigned char)(v >> (8 * b));
+    }
+}
+
+static void store_int(void *base, clg_dtype t, size_t pos, int64_t v)
+{
+    switch (t) {
+    case CLG_I32: ((int32_t *)base)[pos] = (int32_t)v; break;
+    case CLG_I64: ((int64_t *)base)[pos] = v; break;
+    default: break;
+    }
+}
+
+/* FNV-1a over bytes: a fingerprint peers.py checks to prove it generated the same indices. */
+static uint64_t fnv1a(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Cases                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum case_kind { KIND_GATHER, KIND_TREE } case_kind;
+typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
+
+typedef struct case_spec {
+    const char *name;
+    case_kind kind;
+    clg_preset preset;
+    clg_dtype data_type;
+    int32_t data_rank;
+    int64_t data_shape[3];
+    clg_dtype index_type;
+    int32_t indices_rank;
+    int64_t indices_shape[2];
+    int64_t axis, batch_dims;
+    uint64_t seed; /* indices: seed, data: seed + 1 (tree: step ids, parents, lengths: +0, +1, +2) */
+    primary_time primary;
+} case_spec;
+
+static const case_spec CASES[] = {
+    {"embedding-f32", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {100000, 768}, CLG_I32, 1, {32768}, 0, 0, 1000,
+     PRIMARY_KERNEL},
+    {"embedding-f16-i64", KIND_GATHER, CLG_OV_GATHER_8, CLG_F16, 2, {32000, 4096}, CLG_I64, 1, {8192}, 0, 0, 1100,
+     PRIMARY_KERNEL},
+    {"rows-u8", KIND_GATHER, CLG_OV_GATHER_8, CLG_U8, 2, {1000000, 64}, CLG_I32, 1, {262144}, 0, 0, 1200,
+     PRIMARY_KERNEL},
+    {"batched", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 3, {64, 512, 256}, CLG_I64, 2, {64, 128}, 1, 1, 1300,
+     PRIMARY_KERNEL},
+    {"middle-axis", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 3, {256, 1024, 32}, CLG_I32, 1, {512}, 1, 0, 1400,
+     PRIMARY_KERNEL},
+    {"last-axis", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {8192, 8192}, CLG_I32, 1, {4096}, 1, 0, 1500,
+     PRIMARY_KERNEL},
+    {"onnx-checked", KIND_GATHER, CLG_ONNX_13, CLG_F32, 2, {100000, 768}, CLG_I32, 1, {32768}, 0, 0, 1000,
+     PRIMARY_WALL},
+    {"tiny", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {16, 16}, CLG_I32, 1, {4}, 0, 0, 1700, PRIMARY_WALL},
+    {"gather-tree", KIND_TREE, CLG_PRESET_INVALID, CLG_I32, 3, {256, 128, 16}, CLG_I32, 0, {0}, 0, 0, 1800,
+     PRIMARY_WALL},
+};
+#define NUM_CASES (sizeof CASES / sizeof CASES[0])
+
+typedef struct case_result {
+    const char *name;
+    int available;
+    const char *note; /* why not available, or a verification failure */
+    int verified;     /* 1 ok, 0 not checked, -1 mismatch */
+    uint64_t bytes;
+    double kernel_median, kernel_min, wall_median, wall_min;
+    double median, min; /* primary */
+    double gbps, ratio_to_copy;
+    double ref_median, speedup;
+    int repeats;
+    uint64_t index_fnv;
+    char timing[8];
+} case_result;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Helpers                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double min_of(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; ++i) m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+static double event_seconds(cl_event ev)
+{
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS)
+        return NAN;
+    return 1e-9 * (double)(end - start);
+}
+
+#define DIE(...)                                                                                                  \
+    do {                                                                                                          \
+        fprintf(stderr, "clgather-bench: " __VA_ARGS__);                                                          \
+        fprintf(stderr, "\n");                                                                                    \
+        exit(1);                                                                                                  \
+    } while (0)
+
+static void check_cl(cl_int err, const char *what)
+{
+    if (err != CL_SUCCESS) DIE("%s failed: %s (%d)", what, clg_status_string(err), (int)err);
+}
+
+static void check_clg(clg_status st, const char *what)
+{
+    if (st != CLG_SUCCESS) DIE("%s failed: %s: %s", what, clg_status_string(st), clg_last_error_message());
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) DIE("cannot allocate %zu bytes of host memory", n);
+    return p;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The bench's own kernels                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+static const char *BENCH_KERNELS =
+    "__kernel void copy16(__global const uint4 *restrict src, __global uint4 *restrict dst)\n"
+    "{ size_t i = get_global_id(0); dst[i] = src[i]; }\n"
+    "__kernel void empty(void) { }\n";
+
+typedef struct bench_env {
+    clg_context *ctx;
+    cl_context cl_ctx;
+    cl_device_id device;
+    cl_command_queue queue; /* profiling enabled */
+    cl_program program;
+    cl_kernel copy16, empty;
+    cl_mem flush_src, flush_dst;
+    size_t flush_bytes;
+    size_t max_alloc;
+    double copy_gbps;
+    double empty_rt_median, empty_rt_min;
+} bench_env;
+
+static double run_copy(bench_env *env, cl_mem src, cl_mem dst, size_t bytes, size_t local)
+{
+    check_cl(clSetKernelArg(env->copy16, 0, sizeof src, &src), "clSetKernelArg(copy16)");
+    check_cl(clSetKernelArg(env->copy16, 1, sizeof dst, &dst), "clSetKernelArg(copy16)");
+    size_t global = bytes / 16;
+    cl_event ev;
+    check_cl(clEnqueueNDRangeKernel(env->queue, env->copy16, 1, NULL, &global, local ? &local : NULL, 0, NULL, &ev),
+             "clEnqueueNDRangeKernel(copy16)");
+    check_cl(clWaitForEvents(1, &ev), "clWaitForEvents(copy16)");
+    double t = event_seconds(ev);
+    clReleaseEvent(ev);
+    return t;
+}
+
+/* Evict the last case's data from the caches (a copy over a scratch pair larger than the cache). */
+static void flush_cache(bench_env *env) { run_copy(env, env->flush_src, env->flush_dst, env->flush_bytes, 64); }
+
+static void measure_copy(bench_env *env, int repeat)
+{
+    size_t bytes = 256 * MIB;
+    if (bytes > env->max_alloc) bytes = env->max_alloc / 16 * 16;
+    cl_int err;
+    cl_mem src = clCreateBuffer(env->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    check_cl(err, "clCreateBuffer(copy src)");
+    cl_mem dst = clCreateBuffer(env->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    check_cl(err, "clCreateBuffer(copy dst)");
+    unsigned char pattern = 0x5a;
+    check_cl(clEnqueueFillBuffer(env->queue, src, &pattern, 1, 0, bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
+    check_cl(clEnqueueFillBuffer(env->queue, dst, &pattern, 1, 0, bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
+    check_cl(clFinish(env->queue), "clFinish");
+    /* The ceiling is the best the device does: try a few work-group sizes, keep the fastest median. */
+    static const size_t locals[] = {64, 256, 1024};
+    double best = 0;
+    for (size_t l = 0; l < sizeof locals / sizeof locals[0]; ++l) {
+        double *t = xmalloc(sizeof(double) * (size_t)repeat);
+        run_copy(env, src, dst, bytes, locals[l]); /* warm-up */
+        for (int r = 0; r < repeat; ++r) t[r] = run_copy(env, src, dst, bytes, locals[l]);
+        double gbps = 2.0 * (double)bytes / median_of(t, repeat) / 1e9;
+        if (gbps > best) best = gbps;
+        free(t);
+    }
+    env->copy_gbps = best;
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+}
+
+static void measure_empty(bench_env *env, int repeat)
+{
+    double *t = xmalloc(sizeof(double) * (size_t)repeat);
+    size_t global = 1, local = 1;
+    for (int r = -10; r < repeat; ++r) {
+        cl_event ev;
+        double t0 = now_s();
+        check_cl(clEnqueueNDRangeKernel(env->queue, env->empty, 1, NULL, &global, &local, 0, NULL, &ev),
+                 "clEnqueueNDRangeKernel(empty)");
+        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents(empty)");
+        double t1 = now_s();
+        clReleaseEvent(ev);
+        if (r >= 0) t[r] = t1 - t0;
+    }
+    env->empty_rt_min = min_of(t, repeat);
+    env->empty_rt_median = median_of(t, repeat);
+    free(t);
+}
+
+static cl_mem make_buffer(bench_env *env, size_t bytes, const void *host)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(env->cl_ctx, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes ? bytes : 1,
+                              host && bytes ? (void *)host : NULL, &err);
+    check_cl(err, "clCreateBuffer");
+    return m;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Gather cases                                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
+                            case_result *res)
+{
+    clg_gather_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.preset = c->preset;
+    desc.data.type = c->data_type;
+    desc.data.rank = c->data_rank;
+    for (int i = 0; i < c->data_rank; ++i) desc.data.shape[i] = c->data_shape[i];
+    desc.indices.type = c->index_type;
+    desc.indices.rank = c->indices_rank;
+    for (int i = 0; i < c->indices_rank; ++i) desc.indices.shape[i] = c->indices_shape[i];
+    int64_t axis_value = c->axis;
+    if (c->preset >= CLG_OV_GATHER_1) {
+        desc.axis_tensor.type = CLG_I64;
+        desc.axis_tensor.rank = 0;
+        desc.axis_value = &axis_value;
+        desc.batch_dims = c->batch_dims;
+    } else {
+        desc.axis = c->axis;
+    }
+    uint64_t data_bytes, index_bytes, out_bytes;
+    check_clg(clg_gather_sizes(&desc, &data_bytes, &index_bytes, &out_bytes), c->name);
+
+    /* host inputs: data from stream seed + 1, indices uniform in [0, A) from stream seed */
+    void *data = xmalloc(data_bytes);
+    void *indices = xmalloc(index_bytes);
+    fill_bytes(data, data_bytes, c->seed + 1);
+    const uint64_t A = (uint64_t)c->data_shape[c->axis];
+    const size_t index_size = clg_dtype_size(c->index_type);
+    const size_t index_count = index_bytes / index_size;
+    for (size_t i = 0; i < index_count; ++i) store_int(indices, c->index_type, i, (int64_t)(sm_value(c->seed, i) % A));
+    res->index_fnv = fnv1a(indices, index_bytes);
+    res->bytes = index_bytes + 2 * out_bytes; /* indices read + gathered rows read + output written */
+
+    /* CPU reference, timed */
+    void *expect = xmalloc(out_bytes);
+    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
+    for (int r = 0; r < ref_repeat; ++r) {
+        double t0 = now_s();
+        check_clg(clg_gather_reference(&desc, data, data_bytes, indices, index_bytes, expect, out_bytes),
+                  "clg_gather_reference");
+        t[r] = now_s() - t0;
+    }
+    res->ref_median = median_of(t, ref_repeat);
+
+    cl_mem d_data = make_buffer(env, data_bytes, data);
+    cl_mem d_indices = make_buffer(env, index_bytes, indices);
+    cl_mem d_out = make_buffer(env, out_bytes, NULL);
+    unsigned char zero = 0;
+    check_cl(clEnqueueFillBuffer(env->queue, d_out, &zero, 1, 0, out_bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
+    check_cl(clFinish(env->queue), "clFinish");
+
+    /* warm-up (builds and caches the specialization), then check the result bit for bit */
+    for (int w = 0; w < 2; ++w) {
+        cl_event ev;
+        check_clg(clg_gather_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL, &ev),
+                  c->name);
+        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+        clReleaseEvent(ev);
+    }
+    res->verified = 0;
+    if (verify) {
+        void *got = xmalloc(out_bytes);
+        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL),
+                 "clEnqueueReadBuffer");
+        res->verified = memcmp(got, expect, out_bytes) == 0 ? 1 : -1;
+        free(got);
+    }
+    free(expect);
+
+    const int is_tiny = strcmp(c->name, "tiny") == 0;
+    int reps = is_tiny ? (repeat * 20 > 200 ? repeat * 20 : 200) : repeat;
+    double *tk = xmalloc(sizeof(double) * (size_t)reps);
+    double *tw = xmalloc(sizeof(double) * (size_t)reps);
+    for (int r = 0; r < reps; ++r) {
+        if (!is_tiny) flush_cache(env);
+        cl_event ev;
+        double t0 = now_s();
+        check_clg(clg_gather_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL, &ev),
+                  c->name);
+        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+        tw[r] = now_s() - t0;
+        tk[r] = event_seconds(ev);
+        clReleaseEvent(ev);
+    }
+    res->repeats = reps;
+    res->kernel_min = min_of(tk, reps);
+    res->kernel_median = median_of(tk, reps);
+    res->wall_min = min_of(tw, reps);
+    res->wall_median = median_of(tw, reps);
+    free(tk);
+    free(tw);
+    free(t);
+    clReleaseMemObject(d_data);
+    clReleaseMemObject(d_indices);
+    clReleaseMemObject(d_out);
+    free(data);
+    free(indices);
+    res->available = 1;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* GatherTree                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
+                          case_result *res)
+{
+#if CLGB_HAVE_GATHER_TREE
+    const int64_t T = c->data_shape[0], Bt = c->data_shape[1], W = c->data_shape[2];
+    clg_gather_tree_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.step_ids.type = desc.parent_ids.type = desc.max_seq_len.type = desc.end_token.type = CLG_I32;
+    desc.step_ids.rank = desc.parent_ids.rank = 3;
+    for (int i = 0; i < 3; ++i) desc.step_ids.shape[i] = desc.parent_ids.shape[i] = c->data_shape[i];
+    desc.max_seq_len.rank = 1;
+    desc.max_seq_len.shape[0] = Bt;
+    desc.end_token.rank = 0;
+    const size_t n = (size_t)(T * Bt * W);
+    int32_t *steps = xmalloc(n * 4), *parents = xmalloc(n * 4), *lens = xmalloc((size_t)Bt * 4);
+    int32_t end_token = 0;
+    /* step ids in [0, 1000) (so end_token 0 appears now and then), parents in [0, W),
+     * lengths in [T/2, T] */
+    for (size_t i = 0; i < n; ++i) steps[i] = (int32_t)(sm_value(c->seed, i) % 1000);
+    for (size_t i = 0; i < n; ++i) parents[i] = (int32_t)(sm_value(c->seed + 1, i) % (uint64_t)W);
+    for (int64_t b = 0; b < Bt; ++b) lens[b] = (int32_t)(T / 2 + (int64_t)(sm_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
+    res->index_fnv = fnv1a(parents, n * 4);
+    const size_t bytes = n * 4;
+    res->bytes = 3 * bytes + (uint64_t)Bt * 4 + 4; /* step ids + parents read, output written */
+
+    int32_t *expect = xmalloc(bytes);
+    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
+    for (int r = 0; r < ref_repeat; ++r) {
+        double t0 = now_s();
+        check_clg(clg_gather_tree_reference(&desc, steps, bytes, parents, bytes, lens, (size_t)Bt * 4, &end_token, 4,
+                                            expect, bytes),
+                  "clg_gather_tree_reference");
+        t[r] = now_s() - t0;
+    }
+    res->ref_median = median_of(t, ref_repeat);
+
+    cl_mem d_steps = make_buffer(env, bytes, steps), d_parents = make_buffer(env, bytes, parents);
+    cl_mem d_lens = make_buffer(env, (size_t)Bt * 4, lens), d_end = make_buffer(env, 4, &end_token);
+    cl_mem d_out = make_buffer(env, bytes, NULL);
+    check_cl(clFinish(env->queue), "clFinish");
+    for (int w = 0; w < 2; ++w) {
+        cl_event ev;
+        check_clg(clg_gather_tree_enqueue(env->ctx, &desc, env->queue, d_steps, 0, d_parents, 0, d_lens, 0, d_end, 0,
+                                          d_out, 0, 0, NULL, &ev),
+                  c->name);
+        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+        clReleaseEvent(ev);
+    }
+    res->verified = 0;
+    if (verify) {
+        void *got = xmalloc(bytes);
+        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, bytes, got, 0, NULL, NULL), "clEnqueueReadBuffer");
+        res->verified = memcmp(got, expect, bytes) == 0 ? 1 : -1;
+        free(got);
+    }
+    double *tk = xmalloc(sizeof(double) * (size_t)repeat), *tw = xmalloc(sizeof(double) * (size_t)repeat);
+    for (int r = 0; r < repeat; ++r) {
+        flush_cache(env);
+        cl_event ev;
+        double t0 = now_s();
+        check_clg(clg_gather_tree_enqueue(env->ctx, &desc, env->queue, d_steps, 0, d_parents, 0, d_lens, 0, d_end, 0,
+                                          d_out, 0, 0, NULL, &ev),
+                  c->name);
+        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+        tw[r] = now_s() - t0;
+        tk[r] = event_seconds(ev);
+        clReleaseEvent(ev);
+    }
+    res->repeats = repeat;
+    res->kernel_min = min_of(tk, repeat);
+    res->kernel_median = median_of(tk, repeat);
+    res->wall_min = min_of(tw, repeat);
+    res->wall_median = median_of(tw, repeat);
+    free(tk);
+    free(tw);
+    free(t);
+    free(expect);
+    free(steps);
+    free(parents);
+    free(lens);
+    clReleaseMemObject(d_steps);
+    clReleaseMemObject(d_parents);
+    clReleaseMemObject(d_lens);
+    clReleaseMemObject(d_end);
+    clReleaseMemObject(d_out);
+    res->available = 1;
+#else
+    (void)env, (void)c, (void)repeat, (void)ref_repeat, (void)verify;
+    res->available = 0;
+    res->note = "not available (the library did not define clg_gather_tree_enqueue and clg_gather_tree_reference at configure time)";
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Output                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void write_json(const char *path, const bench_env *env, const clg_device_info *info, const case_result *res,
+                       size_t count, int repeat)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) DIE("cannot write %s: %s", path, strerror(errno));
+    char device[300];
+    snprintf(device, sizeof device, "%s / %s", info->platform_name, info->device_name);
+    fputs("{\n  \"device\": ", f);
+    json_string(f, device);
+    fputs(",\n  \"driver\": ", f);
+    json_string(f, info->driver_version);
+    fputs(",\n  \"library_version\": ", f);
+    json_string(f, clg_version());
+    fprintf(f, ",\n  \"repeat\": %d,\n  \"copy_gbps\": ", repeat);
+    json_number(f, env->copy_gbps);
+    fputs(",\n  \"empty_kernel_roundtrip_s\": ", f);
+    json_number(f, env->empty_rt_median);
+    fputs(",\n  \"cases\": [", f);
+    for (size_t i = 0; i < count; ++i) {
+        const case_result *r = &res[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, r->name);
+        if (!r->available) {
+            fputs(", \"available\": false, \"note\": ", f);
+            json_string(f, r->note ? r->note : "");
+            fputs("}", f);
+            continue;
+        }
+        fprintf(f, ", \"available\": true, \"bytes\": %" PRIu64 ", \"median_s\": ", r->bytes);
+        json_number(f, r->median);
+        fputs(", \"min_s\": ", f);
+        json_number(f, r->min);
+        fputs(", \"gbps\": ", f);
+        json_number(f, r->gbps);
+        fputs(", \"ratio_to_copy\": ", f);
+        json_number(f, r->ratio_to_copy);
+        fputs(", \"speedup_vs_cpu_ref\": ", f);
+        json_number(f, r->speedup);
+        fprintf(f, ", \"timing\": \"%s\", \"kernel_median_s\": ", r->timing);
+        json_number(f, r->kernel_median);
+        fputs(", \"kernel_min_s\": ", f);
+        json_number(f, r->kernel_min);
+        fputs(", \"wall_median_s\": ", f);
+        json_number(f, r->wall_median);
+        fputs(", \"wall_min_s\": ", f);
+        json_number(f, r->wall_min);
+        fputs(", \"cpu_ref_median_s\": ", f);
+        json_number(f, r->ref_median);
+        fprintf(f, ", \"repeats\": %d, \"verified\": %s, \"index_fnv1a\": \"%016" PRIx64 "\"}", r->repeats,
+                r->verified > 0 ? "true" : r->verified < 0 ? "false" : "null", r->index_fnv);
+    }
+    fputs("\n  ]\n}\n", f);
+    if (fclose(f) != 0) DIE("cannot write %s", path);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
+            "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
+            "                      [--list]\n"
+            "cases:");
+    for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
+    fprintf(f, "\n");
+}
+
+static int parse_int(const char *s, const char *opt)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < 1 || v > 100000) DIE("%s wants a number in [1, 100000], not '%s'", opt, s);
+    return (int)v;
+}
+
+int main(int argc, char **argv)
+{
+    const char *device_spec = NULL, *json_path = NULL;
+    int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0;
+    int selected[NUM_CASES] = {0};
+    int any_selected = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--list")) {
+            for (size_t c = 0; c < NUM_CASES; ++c) printf("%s\n", CASES[c].name);
+            return 0;
+        } else if (!strcmp(a, "--no-verify")) {
+            verify = 0;
+        } else if (!strcmp(a, "--offsets64")) {
+            offsets64 = 1;
+        } else if (!v) {
+            usage(stderr);
+            DIE("%s needs a value", a);
+        } else if (!strcmp(a, "--device")) {
+            device_spec = v, ++i;
+        } else if (!strcmp(a, "--json")) {
+            json_path = v, ++i;
+        } else if (!strcmp(a, "--repeat")) {
+            repeat = parse_int(v, a), ++i;
+            if (repeat < 10) fprintf(stderr, "clgather-bench: warning: --repeat %d is below 10\n", repeat);
+        } else if (!strcmp(a, "--ref-repeat")) {
+            ref_repeat = parse_int(v, a), ++i;
+        } else if (!strcmp(a, "--mapping")) {
+            mapping = !strcmp(v, "runs") ? 1 : !strcmp(v, "units") ? 2 : !strcmp(v, "auto") ? 0 : -1;
+            if (mapping < 0) DIE("--mapping wants auto, runs or units");
+            ++i;
+        } else if (!strcmp(a, "--case")) {
+            size_t c = 0;
+            while (c < NUM_CASES && strcmp(CASES[c].name, v)) ++c;
+            if (c == NUM_CASES) {
+                usage(stderr);
+                DIE("unknown case '%s'", v);
+            }
+            selected[c] = 1, any_selected = 1, ++i;
+        } else {
+            usage(stderr);
+            DIE("unknown option '%s'", a);
+        }
+    }
+
+    bench_env env;
+    memset(&env, 0, sizeof env);
+    check_clg(clg_context_create_default(device_spec, 0, &env.ctx), "clg_context_create_default");
+    clg_device_info info;
+    check_clg(clg_context_device_info(env.ctx, &info), "clg_context_device_info");
+    if (info.is_reference) DIE("device '%s' is the CPU reference; the benchmark needs an OpenCL device", device_spec);
+    if (mapping) clg_testing_force_mapping(env.ctx, mapping);
+    if (offsets64) clg_testing_force_offsets64(env.ctx, 1);
+    env.cl_ctx = clg_context_cl_context(env.ctx);
+    env.device = clg_context_cl_device(env.ctx);
+    env.max_alloc = (size_t)info.max_alloc_bytes;
+    cl_int err;
+    env.queue = clCreateCommandQueue(env.cl_ctx, env.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    check_cl(err, "clCreateCommandQueue");
+    env.program = clCreateProgramWithSource(env.cl_ctx, 1, &BENCH_KERNELS, NULL, &err);
+    check_cl(err, "clCreateProgramWithSource");
+    check_cl(clBuildProgram(env.program, 1, &env.device, "", NULL, NULL), "clBuildProgram(bench kernels)");
+    env.copy16 = clCreateKernel(env.program, "copy16", &err);
+    check_cl(err, "clCreateKernel(copy16)");
+    env.empty = clCreateKernel(env.program, "empty", &err);
+    check_cl(err, "clCreateKernel(empty)");
+
+    cl_ulong cache = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
+    env.flush_bytes = (size_t)(cache ? 2 * cache : 64 * MIB);
+    if (env.flush_bytes < 64 * MIB) env.flush_bytes = 64 * MIB;
+    if (env.flush_bytes > env.max_alloc) env.flush_bytes = env.max_alloc / 16 * 16;
+    env.flush_src = make_buffer(&env, env.flush_bytes, NULL);
+    env.flush_dst = make_buffer(&env, env.flush_bytes, NULL);
+    unsigned char pattern = 1;
+    check_cl(clEnqueueFillBuffer(env.queue, env.flush_src, &pattern, 1, 0, env.flush_bytes, 0, NULL, NULL), "fill");
+    check_cl(clFinish(env.queue), "clFinish");
+
+    cl_uint compute_units = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof compute_units, &compute_units, NULL);
+    printf("clgather-bench %s\n", clg_version());
+    printf("device:  %s / %s (%u compute units)\n", info.platform_name, info.device_name, (unsigned)compute_units);
+    printf("driver:  %s (%s)\n", info.driver_version, info.platform_version);
+    printf("repeat:  %d timed runs per case after 2 warm-up runs (tiny: %d); CPU reference: %d runs\n", repeat,
+           repeat * 20 > 200 ? repeat * 20 : 200, ref_repeat);
+    fflush(stdout);
+
+    measure_copy(&env, repeat);
+    measure_empty(&env, 200);
+    printf("copy:    %.2f GB/s (16-byte-per-work-item copy, read + write, best work-group size, median)\n",
+           env.copy_gbps);
+    printf("empty kernel round trip: %.1f us median, %.1f us min\n\n", env.empty_rt_median * 1e6,
+           env.empty_rt_min * 1e6);
+    printf("%-18s %9s %10s %10s %10s %10s %8s %7s %9s %7s %s\n", "case", "MB", "kernel_md", "kernel_mn", "wall_md",
+           "cpu_ref", "GB/s", "/copy", "vs_ref", "check", "note");
+    fflush(stdout);
+
+    case_result results[NUM_CASES];
+    size_t count = 0;
+    for (size_t c = 0; c < NUM_CASES; ++c) {
+        if (any_selected && !selected[c]) continue;
+        const case_spec *cs = &CASES[c];
+        case_result *r = &results[count++];
+        memset(r, 0, sizeof *r);
+        r->name = cs->name;
+        if (cs->kind == KIND_GATHER)
+            run_gather_case(&env, cs, repeat, ref_repeat, verify, r);
+        else
+            run_tree_case(&env, cs, repeat, ref_repeat, verify, r);
+        if (!r->available) {
+            printf("%-18s %s\n", r->name, r->note);
+            fflush(stdout);
+            continue;
+        }
+        int wall = cs->primary == PRIMARY_WALL;
+        snprintf(r->timing, sizeof r->timing, "%s", wall ? "wall" : "kernel");
+        r->median = wall ? r->wall_median : r->kernel_median;
+        r->min = wall ? r->wall_min : r->kernel_min;
+        r->gbps = (double)r->bytes / r->median / 1e9;
+        r->ratio_to_copy = r->gbps / env.copy_gbps;
+        r->speedup = r->ref_median / r->wall_median;
+        char note[160] = "";
+        if (!strcmp(r->name, "tiny"))
+            snprintf(note, sizeof note, "%.1f us/call = %.2fx empty-kernel round trip", r->wall_median * 1e6,
+                     r->wall_median / env.empty_rt_median);
+        else if (wall)
+            snprintf(note, sizeof note, "primary time is wall (call + wait)");
+        printf("%-18s %9.2f %9.3fms %9.3fms %9.3fms %9.3fms %8.2f %7.3f %8.2fx %7s %s\n", r->name,
+               (double)r->bytes / 1e6, r->kernel_median * 1e3, r->kernel_min * 1e3, r->wall_median * 1e3,
+               r->ref_median * 1e3, r->gbps, r->ratio_to_copy, r->speedup,
+               r->verified > 0 ? "ok" : r->verified < 0 ? "MISMATCH" : "-", note);
+        fflush(stdout);
+    }
+
+    /* cross-case figures the targets name */
+    const case_result *emb = NULL, *chk = NULL;
+    int mismatches = 0;
+    for (size_t i = 0; i < count; ++i) {
+        if (results[i].available && !strcmp(results[i].name, "embedding-f32")) emb = &results[i];
+        if (results[i].available && !strcmp(results[i].name, "onnx-checked")) chk = &results[i];
+        mismatches += results[i].verified < 0;
+    }
+    if (emb && chk)
+        printf("\nonnx-checked / embedding-f32 (wall, call + wait): %.3fx\n", chk->wall_median / emb->wall_median);
+    if (json_path) write_json(json_path, &env, &info, results, count, repeat);
+
+    clReleaseMemObject(env.flush_src);
+    clReleaseMemObject(env.flush_dst);
+    clReleaseKernel(env.copy16);
+    clReleaseKernel(env.empty);
+    clReleaseProgram(env.program);
+    clReleaseCommandQueue(env.queue);
+    clg_context_release(env.ctx);
+    if (mismatches) {
+        fprintf(stderr, "clgather-bench: %d case(s) differ from the CPU reference\n", mismatches);
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Run clgather-bench's cases through CPU peers and print one table.
+
+    bench/setup_peers.sh                      # once: makes .venv with numpy, onnx, onnxruntime, openvino, torch
+    .venv/bin/python bench/peers.py --bench build-bench/bench/clgather-bench [--repeat N] [--case NAME]...
+
+Same shapes, same index values and same data as clgather-bench: both generate them with the
+counter-based splitmix64 (value i of stream s = mix64(s + (i + 1) * 0x9E3779B97F4A7C15)); the index
+fingerprint (FNV-1a of the index bytes) is checked against the one clgather-bench writes in its JSON.
+
+Peers: numpy.take, torch.index_select (batched: advanced indexing, which has no batch_dims), ONNX
+Runtime CPU (one-node Gather model; batched: GatherND with batch_dims=1), the OpenVINO CPU plugin
+(Gather-8; GatherTree-1 for the tree case), and a numpy / torch GatherTree written as a loop over time
+steps vectorized over batch and beam. Each peer is timed like clgather's wall time: median over
+--repeat runs after warm-up, output preallocated where the API allows, caches flushed between runs
+by copying a 64 MiB scratch array. clgather's figure is clgather-bench's wall time (API call + wait).
+Outputs of all peers are checked against numpy's.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+
+# name, data dtype, data shape, index dtype, index shape, axis, batch_dims, seed  (as in clgather_bench.c)
+CASES = [
+    ("embedding-f32", np.float32, (100000, 768), np.int32, (32768,), 0, 0, 1000),
+    ("embedding-f16-i64", np.float16, (32000, 4096), np.int64, (8192,), 0, 0, 1100),
+    ("rows-u8", np.uint8, (1000000, 64), np.int32, (262144,), 0, 0, 1200),
+    ("batched", np.float32, (64, 512, 256), np.int64, (64, 128), 1, 1, 1300),
+    ("middle-axis", np.float32, (256, 1024, 32), np.int32, (512,), 1, 0, 1400),
+    ("last-axis", np.float32, (8192, 8192), np.int32, (4096,), 1, 0, 1500),
+    ("onnx-checked", np.float32, (100000, 768), np.int32, (32768,), 0, 0, 1000),
+    ("tiny", np.float32, (16, 16), np.int32, (4,), 0, 0, 1700),
+]
+TREE = ("gather-tree", (256, 128, 16), 1800)
+SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino"]
+
+
+def sm_values(seed, count, start=0):
+    """Values start..start+count-1 of splitmix64 stream `seed`, as uint64 (wrapping arithmetic)."""
+    out = np.empty(count, dtype=np.uint64)
+    chunk = 1 << 22
+    with np.errstate(over="ignore"):
+        for lo in range(0, count, chunk):
+            hi = min(count, lo + chunk)
+            z = np.arange(start + lo + 1, start + hi + 1, dtype=np.uint64) * GOLDEN + np.uint64(seed)
+            z = (z ^ (z >> np.uint64(30))) * M1
+            z = (z ^ (z >> np.uint64(27))) * M2
+            out[lo:hi] = z ^ (z >> np.uint64(31))
+    return out
+
+
+def fill_bytes(nbytes, seed):
+    words = (nbytes + 7) // 8
+    return sm_values(seed, words).astype("<u8").view(np.uint8)[:nbytes]
+
+
+def fnv1a(b):
+    h = 0xCBF29CE484222325
+    for x in memoryview(np.ascontiguousarray(b)).cast("B"):
+        h = ((h ^ x) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def make_gather_inputs(case):
+    name, dt, shape, it, ishape, axis, bd, seed = case
+    nbytes = int(np.prod(shape)) * np.dtype(dt).itemsize
+    data = fill_bytes(nbytes, seed + 1).view(dt).reshape(shape)
+    A = shape[axis]
+    idx = (sm_values(seed, int(np.prod(ishape))) % np.uint64(A)).astype(it).reshape(ishape)
+    return data, idx
+
+
+def make_tree_inputs():
+    _, (T, B, W), seed = TREE
+    n = T * B * W
+    steps = (sm_values(seed, n) % np.uint64(1000)).astype(np.int32).reshape(T, B, W)
+    parents = (sm_values(seed + 1, n) % np.uint64(W)).astype(np.int32).reshape(T, B, W)
+    lens = (np.uint64(T // 2) + sm_values(seed + 2, B) % np.uint64(T // 2 + 1)).astype(np.int32)
+    return steps, parents, lens, np.int32(0)
+
+
+class Flusher:
+    def __init__(self, nbytes=64 << 20):
+        self.a = np.ones(nbytes, dtype=np.uint8)
+        self.b = np.empty_like(self.a)
+
+    def __call__(self):
+        np.copyto(self.b, self.a)
+
+
+def time_it(fn, repeat, flush):
+    fn()
+    fn()
+    ts = []
+    for _ in range(repeat):
+        flush()
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return float(np.median(ts))
+
+
+# ---- peers for Gather ---------------------------------------------------------------------------------
+
+def numpy_gather(data, idx, axis, bd):
+    if bd:
+        out = np.empty(idx.shape + data.shape[2:], dtype=data.dtype)
+        rows = np.arange(data.shape[0])[:, None]
+        return (lambda: out.__setitem__(Ellipsis, data[rows, idx])), (lambda: out)
+    oshape = data.shape[:axis] + idx.shape + data.shape[axis + 1:]
+    out = np.empty(oshape, dtype=data.dtype)
+    return (lambda: np.take(data, idx, axis=axis, out=out)), (lambda: out)
+
+
+def torch_gather(data, idx, axis, bd):
+    import torch
+    if data.dtype == np.float16:
+        td = torch.from_numpy(data.view(np.int16))  # bits; index_select moves bits
+    else:
+        td = torch.from_numpy(data)
+    ti = torch.from_numpy(idx.astype(np.int64) if idx.dtype != np.int64 else idx)
+    if bd:
+        rows = torch.arange(data.shape[0])[:, None]
+        holder = {}
+
+        def run():
+            holder["o"] = td[rows, ti]
+        return run, (lambda: holder["o"].numpy().view(data.dtype))
+    oshape = data.shape[:axis] + idx.shape + data.shape[axis + 1:]
+    out = torch.empty(tuple(int(s) for s in (data.shape[:axis] + (idx.size,) + data.shape[axis + 1:])), dtype=td.dtype)
+    flat = ti.reshape(-1)
+    return (lambda: torch.index_select(td, axis, flat, out=out)), (lambda: out.numpy().view(data.dtype).reshape(oshape))
+
+
+def onnx_type(dt):
+    from onnx import TensorProto
+    return {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+            np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int32): TensorProto.INT32,
+            np.dtype(np.int64): TensorProto.INT64}[np.dtype(dt)]
+
+
+def ort_gather(data, idx, axis, bd):
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper
+    if bd:
+        idx_in = idx[..., None].astype(np.int64)
+        node = helper.make_node("GatherND", ["data", "indices"], ["out"], batch_dims=1)
+        oshape = list(idx.shape) + list(data.shape[2:])
+    else:
+        idx_in = idx
+        node = helper.make_node("Gather", ["data", "indices"], ["out"], axis=axis)
+        oshape = list(data.shape[:axis]) + list(idx.shape) + list(data.shape[axis + 1:])
+    graph = helper.make_graph(
+        [node], "g",
+        [helper.make_tensor_value_info("data", onnx_type(data.dtype), list(data.shape)),
+         helper.make_tensor_value_info("indices", onnx_type(idx_in.dtype), list(idx_in.shape))],
+        [helper.make_tensor_value_info("out", onnx_type(data.dtype), oshape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    # bind once: inputs by reference, output preallocated
+    out = np.empty(oshape, dtype=data.dtype)
+    binding = sess.io_binding()
+    binding.bind_cpu_input("data", data)
+    binding.bind_cpu_input("indices", idx_in)
+    binding.bind_output("out", "cpu", 0, out.dtype, out.shape, out.ctypes.data)
+    return (lambda: sess.run_with_iobinding(binding)), (lambda: out)
+
+
+def ov_modules():
+    import openvino as ov
+    try:
+        import openvino.opset8 as ops8
+    except ImportError:
+        import openvino.runtime.opset8 as ops8
+    return ov, ops8
+
+
+def ov_gather(data, idx, axis, bd):
+    ov, ops = ov_modules()
+    if data.dtype == np.float16:
+        # The CPU plugin runs f16 through f32 (slow, and NaN payloads change); Gather moves bits, so
+        # give it the same bits as u16.
+        bits = ov_gather(data.view(np.uint16), idx, axis, bd)
+        return bits[0], (lambda: bits[1]().view(np.float16))
+    p = ops.parameter(list(data.shape), data.dtype, name="data")
+    i = ops.parameter(list(idx.shape), idx.dtype, name="indices")
+    g = ops.gather(p, i, ops.constant(np.int64(axis)), bd)
+    model = ov.Model([g], [p, i], "gather")
+    core = ov.Core()
+    compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    req = compiled.create_infer_request()
+    inputs = {0: data, 1: idx}
+    return (lambda: req.infer(inputs, share_inputs=True)), (lambda: req.get_output_tensor(0).data)
+
+
+# ---- peers for GatherTree -----------------------------------------------------------------------------
+
+def numpy_tree(steps, parents, lens, end):
+    T, B, W = steps.shape
+    out = np.empty_like(steps)
+
+    def run():
+        out.fill(end)
+        L = np.minimum(lens, T)
+        beam = np.broadcast_to(np.arange(W, dtype=np.int64), (B, W)).copy()
+        bidx = np.arange(B)[:, None]
+        for t in range(T - 1, -1, -1):
+            active = (t < L)[:, None]  # positions t >= L stay end_token
+            cur = np.where(active, beam, 0)
+            vals = steps[t, bidx, cur]
+            out[t] = np.where(active, vals, end)
+            beam = np.where(active, parents[t, bidx, cur], beam)
+        # after the first end_token (in time order, t < L) everything becomes end_token
+        seen = np.logical_or.accumulate(out == end, axis=0)
+        out[seen] = end
+    return run, (lambda: out)
+
+
+def torch_tree(steps, parents, lens, end):
+    import torch
+    T, B, W = steps.shape
+    s, p = torch.from_numpy(steps), torch.from_numpy(parents)
+    L = torch.from_numpy(np.minimum(lens, T).astype(np.int64))
+    out = torch.empty_like(s)
+
+    def run():
+        out.fill_(int(end))
+        beam = torch.arange(W).expand(B, W).clone()
+        for t in range(T - 1, -1, -1):
+            active = (t < L)[:, None]
+            cur = torch.where(active, beam, 0)
+            out[t] = torch.where(active, torch.gather(s[t], 1, cur), int(end))
+            beam = torch.where(active, torch.gather(p[t], 1, cur), beam)
+        seen = torch.cummax((out == int(end)).to(torch.int8), dim=0).values.bool()
+        out.masked_fill_(seen, int(end))
+    return run, (lambda: out.numpy())
+
+
+def ov_tree(steps, parents, lens, end):
+    ov, ops = ov_modules()
+    ps = ops.parameter(list(steps.shape), np.int32, name="step_ids")
+    pp = ops.parameter(list(parents.shape), np.int32, name="parent_ids")
+    pl = ops.parameter(list(lens.shape), np.int32, name="max_seq_len")
+    pe = ops.parameter([], np.int32, name="end_token")
+    g = ops.gather_tree(ps, pp, pl, pe)
+    model = ov.Model([g], [ps, pp, pl, pe], "gather_tree")
+    compiled = ov.Core().compile_model(model, "CPU")
+    req = compiled.create_infer_request()
+    inputs = {0: steps, 1: parents, 2: lens, 3: np.array(end, dtype=np.int32)}
+    return (lambda: req.infer(inputs, share_inputs=True)), (lambda: req.get_output_tensor(0).data)
+
+
+# ---- driver -------------------------------------------------------------------------------------------
+
+def run_clgather(bench, names, repeat, extra):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "clgather.json")
+        cmd = [bench, "--repeat", str(repeat), "--json", path] + extra
+        for n in names:
+            cmd += ["--case", n]
+        print("running:", " ".join(cmd), file=sys.stderr)
+        subprocess.run(cmd, check=True, stdout=sys.stderr)
+        with open(path) as f:
+            return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--bench", default=os.path.join(here, "..", "build-bench", "bench", "clgather-bench"))
+    ap.add_argument("--clgather-json", help="use this clgather-bench --json output instead of running it")
+    ap.add_argument("--device", help="passed to clgather-bench")
+    ap.add_argument("--repeat", type=int, default=10)
+    ap.add_argument("--case", action="append", help="repeatable; default: all")
+    ap.add_argument("--system", action="append", choices=SYSTEMS, help="repeatable; default: all")
+    ap.add_argument("--markdown", help="also write the table as Markdown to this file")
+    args = ap.parse_args()
+
+    all_names = [c[0] for c in CASES] + [TREE[0]]
+    names = args.case or all_names
+    for n in names:
+        if n not in all_names:
+            ap.error(f"unknown case {n}")
+    systems = args.system or SYSTEMS
+
+    if args.clgather_json:
+        with open(args.clgather_json) as f:
+            clg = json.load(f)
+    else:
+        extra = ["--device", args.device] if args.device else []
+        clg = run_clgather(args.bench, names, args.repeat, extra)
+    clg_cases = {c["name"]: c for c in clg["cases"]}
+
+    versions = {"numpy": np.__version__}
+    for mod, key in (("torch", "torch"), ("onnxruntime", "onnxruntime"), ("openvino", "openvino")):
+        try:
+            versions[key] = __import__(mod).__version__
+        except Exception as e:  # noqa: BLE001
+            versions[key] = f"unavailable ({e.__class__.__name__})"
+    try:
+        import torch
+        torch_threads = torch.get_num_threads()
+    except Exception:  # noqa: BLE001
+        torch_threads = None
+
+    flush = Flusher()
+    rows = []
+    for n in names:
+        times, notes = {}, []
+        if n == TREE[0]:
+            steps, parents, lens, end = make_tree_inputs()
+            fp = fnv1a(parents)
+            makers = {"numpy": numpy_tree, "torch": torch_tree, "openvino": ov_tree}
+            inputs = (steps, parents, lens, end)
+        else:
+            case = next(c for c in CASES if c[0] == n)
+            data, idx = make_gather_inputs(case)
+            fp = fnv1a(idx)
+            makers = {"numpy": numpy_gather, "torch": torch_gather, "onnxruntime": ort_gather, "openvino": ov_gather}
+            inputs = (data, idx, case[5], case[6])
+        c = clg_cases.get(n)
+        if c and c.get("index_fnv1a") and int(c["index_fnv1a"], 16) != fp:
+            notes.append("INDEX FINGERPRINT DIFFERS FROM clgather-bench")
+        expected = None
+        for s in systems:
+            if s not in makers:
+                times[s] = None
+                continue
+            try:
+                run, result = makers[s](*inputs)
+                run()
+                got = np.asarray(result())
+                if expected is None:
+                    expected = got.copy()
+                elif got.shape != expected.shape or not np.array_equal(got.view(np.uint8), expected.view(np.uint8)):
+                    notes.append(f"{s} output differs from {systems[0]}")
+                times[s] = time_it(run, args.repeat, flush)
+            except Exception as e:  # noqa: BLE001
+                times[s] = None
+                notes.append(f"{s}: {e.__class__.__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}")
+            print(f"{n:18s} {s:12s} {times[s] * 1e3 if times[s] else float('nan'):10.3f} ms", file=sys.stderr)
+        clg_t = c.get("wall_median_s") if c and c.get("available", True) else None
+        if c and not c.get("available", True):
+            notes.append("clgather: " + c.get("note", "not available"))
+        rows.append((n, clg_t, times, notes))
+        del inputs
+
+    head = f"| case | clgather (ms) | " + " | ".join(f"{s} (ms)" for s in systems) + " | " + \
+        " | ".join(f"clgather / {s}" for s in systems) + " | notes |"
+    lines = [
+        f"clgather device: {clg.get('device')} ({clg.get('driver')}), copy {clg.get('copy_gbps', 0):.2f} GB/s",
+        "peers: " + ", ".join(f"{k} {v}" for k, v in versions.items()) +
+        (f"; torch threads {torch_threads}" if torch_threads else "") + f"; median of {args.repeat} runs, wall time",
+        "ratio = clgather time / peer time: below 1 means clgather is faster",
+        "",
+        head,
+        "|" + " --- |" * (2 + 2 * len(systems) + 1),
+    ]
+    for n, clg_t, times, notes in rows:
+        cells = [n, f"{clg_t * 1e3:.3f}" if clg_t else "n/a"]
+        cells += [f"{times[s] * 1e3:.3f}" if times.get(s) else "n/a" for s in systems]
+        cells += [f"{clg_t / times[s]:.2f}" if clg_t and times.get(s) else "-" for s in systems]
+        cells.append("; ".join(notes))
+        lines.append("| " + " | ".join(cells) + " |")
+    text = "\n".join(lines)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

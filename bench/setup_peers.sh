@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Make the virtual environment bench/peers.py runs in: numpy, onnx, onnxruntime, openvino and a CPU
+# torch, all from PyPI. Idempotent: re-running only installs what is missing.
+#
+#   bench/setup_peers.sh            # creates <repo>/.venv (gitignored)
+#   VENV=/some/where bench/setup_peers.sh
+#
+# torch: the PyPI wheel for Linux x86_64 declares the CUDA runtime (nvidia-* packages, several GiB) as
+# dependencies. PyPI has no CPU-only Linux wheel, so we install the torch wheel itself with --no-deps plus
+# its small pure-Python dependencies, then check that it imports and runs index_select on the CPU. If
+# that check fails (a torch whose import insists on the CUDA libraries), set TORCH_WITH_DEPS=1 to install
+# torch the ordinary way, CUDA packages included.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+venv="${VENV:-$repo/.venv}"
+python="${PYTHON:-python3}"
+
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -m venv "$venv"
+fi
+pip=("$venv/bin/python" -m pip --disable-pip-version-check)
+"${pip[@]}" install --quiet --upgrade pip
+
+"${pip[@]}" install --quiet numpy onnx onnxruntime openvino
+
+torch_works() {
+  "$venv/bin/python" - <<'EOF'
+import torch
+x = torch.arange(12, dtype=torch.float32).reshape(4, 3)
+y = torch.index_select(x, 0, torch.tensor([2, 0]))
+assert y.tolist() == [[6.0, 7.0, 8.0], [0.0, 1.0, 2.0]], y
+print("torch", torch.__version__, "CPU index_select ok; threads:", torch.get_num_threads())
+EOF
+}
+
+if torch_works 2>/dev/null; then
+  exit 0
+fi
+if [ "${TORCH_WITH_DEPS:-0}" = 1 ]; then
+  "${pip[@]}" install --quiet torch
+else
+  # torch's own pure-Python requirements (the nvidia-* and triton requirements are left out)
+  "${pip[@]}" install --quiet filelock typing-extensions sympy networkx jinja2 fsspec setuptools
+  "${pip[@]}" install --quiet --no-deps "${TORCH_SPEC:-torch}"
+fi
+torch_works
