@@ -9,6 +9,8 @@ packages=(
   pocl-opencl-icd clinfo                               # the CI device: PoCL on the CPU
   check                                                # unit tests
   python3 python3-numpy                                # command-level tests of the CLI (.npy round trips)
+  doxygen                                              # API documentation from the header
+  valgrind                                             # memcheck of the CPU path and the CLI
 )
 
 missing=()

@@ -8,7 +8,7 @@ bash "$CLGATHER_ROOT/ci/install_deps.sh"
 
 run_suite() { # build-dir, extra cmake args...
   local build="$1"; shift
-  rm -rf "$build/pocl-cache"  # a stale PoCL cache must never hide a broken kernel
+  rm -rf "$build/pocl-cache" "$build/clgather-cache"  # stale caches must never hide a broken kernel
   cmake -S "$CLGATHER_ROOT" -B "$build" "$@" >/dev/null
   cmake --build "$build" -j "$JOBS"
   (cd "$build" && ctest --output-on-failure -j 1)
@@ -17,12 +17,18 @@ run_suite() { # build-dir, extra cmake args...
 echo "== release build and tests"
 run_suite "$CLGATHER_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
+echo "== API documentation (Doxygen; an undocumented public item is an error)"
+cmake --build "$CLGATHER_ROOT/build" --target docs
+
 echo "== install into a temporary prefix; consumers via find_package and pkg-config; header as C99/C11/C++"
 bash "$CLGATHER_ROOT/ci/check_install.sh" "$CLGATHER_ROOT/build"
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (with fault injection) and tests"
 # LLVM inside PoCL leaks on cold builds: suppress PoCL's and LLVM's leaks only, never the library's.
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITIZE=ON
+run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITIZE=ON -DCLGATHER_FAULT_INJECTION=ON
+unset LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
+
+bash "$CLGATHER_ROOT/ci/reliability.sh"
