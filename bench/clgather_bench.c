@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "clgather.h"
+#include "first_call.h"
 #include "testing.h"
 
 #include <errno.h>
@@ -28,10 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#ifndef CLGB_HAVE_GATHER_TREE
-#define CLGB_HAVE_GATHER_TREE 0
-#endif
 
 #define GOLDEN 0x9E3779B97F4A7C15ull
 #define MIB ((size_t)1 << 20)
@@ -414,7 +411,6 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
                           case_result *res)
 {
-#if CLGB_HAVE_GATHER_TREE
     const int64_t T = c->data_shape[0], Bt = c->data_shape[1], W = c->data_shape[2];
     clg_gather_tree_desc desc;
     memset(&desc, 0, sizeof desc);
@@ -497,11 +493,6 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
     clReleaseMemObject(d_end);
     clReleaseMemObject(d_out);
     res->available = 1;
-#else
-    (void)env, (void)c, (void)repeat, (void)ref_repeat, (void)verify;
-    res->available = 0;
-    res->note = "not available (the library did not define clg_gather_tree_enqueue and clg_gather_tree_reference at configure time)";
-#endif
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -532,7 +523,7 @@ static void json_number(FILE *f, double v)
 }
 
 static void write_json(const char *path, const bench_env *env, const clg_device_info *info, const case_result *res,
-                       size_t count, int repeat)
+                       size_t count, int repeat, const first_call_times *fc)
 {
     FILE *f = fopen(path, "w");
     if (!f) DIE("cannot write %s: %s", path, strerror(errno));
@@ -548,6 +539,15 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
     json_number(f, env->copy_gbps);
     fputs(",\n  \"empty_kernel_roundtrip_s\": ", f);
     json_number(f, env->empty_rt_median);
+    if (fc->ok) {
+        fputs(",\n  \"first_call\": {\"cold_s\": ", f);
+        json_number(f, fc->cold_s);
+        fputs(", \"clgather_cache_only_s\": ", f);
+        json_number(f, fc->clgather_only_s);
+        fputs(", \"warm_s\": ", f);
+        json_number(f, fc->warm_s);
+        fputs("}", f);
+    }
     fputs(",\n  \"cases\": [", f);
     for (size_t i = 0; i < count; ++i) {
         const case_result *r = &res[i];
@@ -591,7 +591,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
             "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
-            "                      [--list]\n"
+            "                      [--no-first-call] [--list]\n"
             "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
     fprintf(f, "\n");
@@ -608,7 +608,7 @@ static int parse_int(const char *s, const char *opt)
 int main(int argc, char **argv)
 {
     const char *device_spec = NULL, *json_path = NULL;
-    int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0;
+    int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0, first_call = 1;
     int selected[NUM_CASES] = {0};
     int any_selected = 0;
     for (int i = 1; i < argc; ++i) {
@@ -624,6 +624,10 @@ int main(int argc, char **argv)
             verify = 0;
         } else if (!strcmp(a, "--offsets64")) {
             offsets64 = 1;
+        } else if (!strcmp(a, "--no-first-call")) {
+            first_call = 0;
+        } else if (!strcmp(a, "--first-call-probe")) {
+            return first_call_probe(v && *v ? v + 0 : NULL) ? 1 : 0;
         } else if (!v) {
             usage(stderr);
             DIE("%s needs a value", a);
@@ -753,7 +757,17 @@ int main(int argc, char **argv)
     }
     if (emb && chk)
         printf("\nonnx-checked / embedding-f32 (wall, call + wait): %.3fx\n", chk->wall_median / emb->wall_median);
-    if (json_path) write_json(json_path, &env, &info, results, count, repeat);
+    first_call_times fc = {-1, -1, -1, 0};
+    if (first_call) {
+        fc = measure_first_call(device_spec);
+        if (fc.ok)
+            printf("first call of a fresh process (context + one small gather): %.1f ms with empty caches, "
+                   "%.1f ms with clgather's binary cache warm and the driver's empty, %.1f ms with both warm\n",
+                   fc.cold_s * 1e3, fc.clgather_only_s * 1e3, fc.warm_s * 1e3);
+        else
+            printf("first call of a fresh process: could not be measured\n");
+    }
+    if (json_path) write_json(json_path, &env, &info, results, count, repeat, &fc);
 
     clReleaseMemObject(env.flush_src);
     clReleaseMemObject(env.flush_dst);

@@ -11,6 +11,7 @@ packages=(
   python3 python3-numpy                                # command-level tests of the CLI (.npy round trips)
   doxygen                                              # API documentation from the header
   valgrind                                             # memcheck of the CPU path and the CLI
+  clang libclang-rt-14-dev                             # libFuzzer targets
 )
 
 missing=()

@@ -32,3 +32,6 @@ run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITI
 unset LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
 
 bash "$CLGATHER_ROOT/ci/reliability.sh"
+
+echo "== fuzz targets, a short fixed time each"
+bash "$CLGATHER_ROOT/ci/fuzz.sh"

@@ -20,11 +20,14 @@ struct clg_context {
     cl_command_queue queue;
     clg_device_info info;
     size_t max_work_group_size;
+    size_t base_align_bytes; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+    uint64_t cache_bytes;    /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
     cl_uint compute_units;
     clg_program_cache *programs;
     /* test-only overrides (see testing.h) */
     int force_offsets64;
     clg_mapping force_mapping;
+    int force_stream; /* 1: streaming stores wherever the row-runs kernel allows, -1: never, 0: by size */
     int corrupt_verify_readback; /* flip one bit of what verify reads back, to test the comparison */
 };
 

@@ -2,6 +2,7 @@
 
 #include "index_check.h"
 #include "kernel_sources.h"
+#include "device_buffers.h"
 #include "status.h"
 
 #include <stdio.h>
@@ -15,6 +16,9 @@
 #define CLG_UNITS_LOCAL_SIZE 256u
 #define CLG_MAX_GROUPS_DIM1 65535u
 #define CLG_CHECK_PER_ITEM 256u
+/* Streaming stores pay off once the output is larger than the device's cache (and is therefore
+ * written to memory anyway); below that, ordinary stores leave it in cache for its consumer. */
+#define CLG_STREAM_MIN_BYTES ((uint64_t)8 << 20)
 
 typedef struct specialization {
     size_t move_bytes;
@@ -23,6 +27,7 @@ typedef struct specialization {
     uint64_t units_per_row;
     uint64_t rows;
     uint64_t rows_per_item;
+    int stream;
 } specialization;
 
 static const char *move_type(size_t bytes)
@@ -56,13 +61,30 @@ static int index_signed(clg_dtype t) { return t == CLG_I8 || t == CLG_I16 || t =
 
 static void build_options(const clg_gather_plan *plan, const specialization *s, int clamp, char *buf, size_t size)
 {
-    snprintf(buf, size, "-DMOVE_T=%s -DIDX_T=%s -DIDX_BYTES=%zu -DIDX_SIGNED=%d -DOFF64=%d -DCLAMP=%d",
+    snprintf(buf, size, "-DMOVE_T=%s -DIDX_T=%s -DIDX_BYTES=%zu -DIDX_SIGNED=%d -DOFF64=%d -DCLAMP=%d -DSTREAM=%d",
              move_type(s->move_bytes), index_type(plan->index_type), plan->index_size, index_signed(plan->index_type),
-             s->offsets64, clamp);
+             s->offsets64, clamp, s->stream);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
+
+/* The alignment a buffer's device address is known to have: the device's base alignment, or less
+ * for a buffer over a caller's host pointer (CL_MEM_USE_HOST_PTR), which drivers may use in place. */
+static size_t buffer_alignment(const clg_context *ctx, cl_mem mem)
+{
+    size_t align = ctx->base_align_bytes;
+    cl_mem_flags flags = 0;
+    void *host = NULL;
+    if (mem && clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL) == CL_SUCCESS &&
+        (flags & CL_MEM_USE_HOST_PTR) && clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS &&
+        host) {
+        uintptr_t address = (uintptr_t)host;
+        size_t host_align = (size_t)(address & (~address + 1)); /* lowest set bit */
+        if (host_align < align) align = host_align;
+    }
+    return align ? align : 1;
+}
 
 static specialization choose(const clg_context *ctx, const clg_gather_plan *plan, const clg_gather_buffers *bufs)
 {
@@ -74,8 +96,11 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
     /* Row runs (CPU): one work-item moves whole rows, so up to 64 bytes at a time (two AVX2 or one
      * AVX-512 move). Row units (GPU): 16 bytes per work-item, the widest load that still coalesces. */
     s.move_bytes = s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16;
+    /* a vector type's natural alignment may be assumed by the compiler: never exceed what the buffers have */
+    size_t data_align = buffer_alignment(ctx, bufs->data), out_align = buffer_alignment(ctx, bufs->output);
     while (s.move_bytes > 1 && (row_bytes % s.move_bytes || bufs->data_offset % s.move_bytes ||
-                                bufs->output_offset % s.move_bytes))
+                                bufs->output_offset % s.move_bytes || data_align < s.move_bytes ||
+                                out_align < s.move_bytes))
         s.move_bytes /= 2;
     s.units_per_row = row_bytes / s.move_bytes;
     s.rows = plan->B * plan->O * plan->N;
@@ -88,6 +113,10 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
                                max_u64(plan->index_elems, s.rows + s.rows_per_item * CLG_RUNS_LOCAL_SIZE));
     largest = max_u64(largest, plan->A);
     s.offsets64 = ctx->force_offsets64 || largest >= CLG_OFFSET32_LIMIT;
+    const uint64_t stream_from = ctx->cache_bytes > CLG_STREAM_MIN_BYTES ? ctx->cache_bytes : CLG_STREAM_MIN_BYTES;
+    s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.units_per_row > 1 && s.move_bytes >= 16 &&
+               plan->out_bytes >= stream_from && ctx->force_stream >= 0;
+    if (ctx->force_stream > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.units_per_row > 1;
     return s;
 }
 
@@ -201,11 +230,11 @@ clg_status clg_dispatch_index_check(clg_context *ctx, const clg_gather_desc *des
 
     cl_int err = CL_SUCCESS;
     cl_uint none_bad = 0xFFFFFFFFu, first_bad = 0xFFFFFFFFu;
-    cl_mem result = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof none_bad, &none_bad,
-                                   &err);
-    if (err != CL_SUCCESS) {
+    cl_mem result = NULL;
+    st = clg_create_device_buffer(ctx, "index check result", &none_bad, sizeof none_bad, &result);
+    if (st != CLG_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
-        return clg_fail_cl(err, "clCreateBuffer (index check result)");
+        return st;
     }
     cl_ulong index_offset = bufs->indices_offset / plan->index_size;
     cl_long A = (cl_long)plan->A;

@@ -3,6 +3,7 @@
 #include "gather_tree_rules.h"
 #include "gather_tree_testing.h"
 #include "kernel_sources.h"
+#include "device_buffers.h"
 #include "status.h"
 
 #include <inttypes.h>
@@ -163,11 +164,11 @@ clg_status clg_dispatch_gather_tree(clg_context *ctx, const clg_gather_tree_plan
 
     cl_int err = CL_SUCCESS;
     cl_uint first_failure = CLG_TREE_NO_FAILURE;
-    cl_mem result = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof first_failure,
-                                   &first_failure, &err);
-    if (err != CL_SUCCESS) {
+    cl_mem result = NULL;
+    st = clg_create_device_buffer(ctx, "GatherTree failure flag", &first_failure, sizeof first_failure, &result);
+    if (st != CLG_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
-        return clg_fail_cl(err, "clCreateBuffer (GatherTree failure flag)");
+        return st;
     }
     cl_event backtracked = NULL;
     err = set_args(lease.kernel, plan, inputs, target, shift, result);

@@ -127,6 +127,7 @@ const char *clg_status_string(clg_status status)
         CLG_NAME(CLG_ERR_INVALID_DEVICE_SPEC)
         CLG_NAME(CLG_ERR_INTERNAL)
         CLG_NAME(CLG_ERR_INVALID_BINARY_BLOB)
+        CLG_NAME(CLG_ERR_DEVICE_OUT_OF_MEMORY)
         CLG_NAME(CLG_ERR_INVALID_SEQ_LEN)
 #undef CLG_NAME
     default: break;

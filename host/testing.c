@@ -17,3 +17,5 @@ void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *
     *from_disk = o.from_disk;
     *from_blob = o.from_blob;
 }
+
+void clg_testing_force_stream(clg_context *ctx, int mode) { ctx->force_stream = mode; }

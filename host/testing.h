@@ -11,6 +11,10 @@ void clg_testing_force_offsets64(clg_context *ctx, int on);
 /* Force the row mapping: 0 automatic, 1 row runs (CPU), 2 row units (GPU). */
 void clg_testing_force_mapping(clg_context *ctx, int mapping);
 
+/* Streaming (non-temporal) stores: 1 force them wherever the row-runs kernel can use them, -1 never,
+ * 0 automatic (outputs larger than the device's cache). */
+void clg_testing_force_stream(clg_context *ctx, int mode);
+
 /* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
 

@@ -106,6 +106,8 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_SEQ_LEN (-2028)
 /** clg_context_import_binaries: the blob is not a clgather export (bad magic, lengths or checksum). */
 #define CLG_ERR_INVALID_BINARY_BLOB (-2029)
+/** The device could not allocate a buffer the call needs (out of device memory or resources). */
+#define CLG_ERR_DEVICE_OUT_OF_MEMORY (-2030)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */

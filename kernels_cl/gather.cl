@@ -12,6 +12,8 @@
  *   IDX_SIGNED  1 for a signed index type
  *   OFF64       1: offsets in 64 bits (ulong); 0: the host proved every offset fits in 32 bits
  *   CLAMP       1: clamp out-of-range indices to [0, A-1]; 0: write zeros
+ *   STREAM      1: write whole-row output with non-temporal stores (CPU mapping, outputs larger than
+ *               the cache): no read-for-ownership of output lines, no eviction of the data rows
  *
  * Safety: every index is checked against [-A, A) before it is used, whatever the policy, so no value
  * can move a read outside the data tensor; rows are written only below R and units only below U. */
@@ -66,6 +68,20 @@ inline int select_row(IDX_T raw, long A, long *row)
 #define PREFETCH(p) ((void)0)
 #endif
 #define CACHE_LINE 64u
+
+/* Output stores. Streaming stores are weakly ordered on x86: the kernel ends with an sfence so that
+ * they are visible before the work-item's completion is. Without the builtins (other compilers,
+ * other targets) they are ordinary stores. */
+#if STREAM && defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
+#define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
+#define STREAM_FENCE() __builtin_ia32_sfence()
+#endif
+#endif
+#ifndef STORE_UNIT
+#define STORE_UNIT(p, v) (*(p) = (v))
+#define STREAM_FENCE() ((void)0)
+#endif
 /* Rows are prefetched this many bytes of rows ahead (at least one row, at most 16 rows). */
 #define PREFETCH_AHEAD_BYTES 1024u
 
@@ -98,9 +114,9 @@ inline void copy_segment(__global MOVE_T *restrict dst, __global const MOVE_T *r
         __global MOVE_T *restrict d = dst + k * U;
         if (select_row(idx[k], A, &row)) {
             __global const MOVE_T *restrict s = src + (offset_t)row * U;
-            for (offset_t u = 0; u < U; ++u) d[u] = s[u];
+            for (offset_t u = 0; u < U; ++u) STORE_UNIT(d + u, s[u]);
         } else {
-            for (offset_t u = 0; u < U; ++u) d[u] = (MOVE_T)(0);
+            for (offset_t u = 0; u < U; ++u) STORE_UNIT(d + u, (MOVE_T)(0));
         }
     }
 }
@@ -205,6 +221,7 @@ __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset
                               offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item)
 {
     ROW_RUNS_BODY(copy_segment(out + r * U, data + g * (offset_t)A * U, indices + bb * N + n, count, N - n, A, U))
+    STREAM_FENCE();
 }
 
 /* The same for rows of one unit (U == 1). */

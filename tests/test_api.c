@@ -248,6 +248,47 @@ START_TEST(bit_exact_float_payloads)
 }
 END_TEST
 
+START_TEST(caller_host_pointer_buffers_with_low_alignment)
+{
+    /* A cl_mem over a caller's host memory (CL_MEM_USE_HOST_PTR) that is only 16-byte aligned: the
+     * kernels must not use vector moves wider than that alignment (rows here allow 64 bytes). */
+    clg_context *ctx = support_cl_context();
+    cl_context cl = clg_context_cl_context(ctx);
+    const int64_t ds[] = {32, 16}, is[] = {20}, axis = 0;
+    clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, CLG_F32, 2, ds, CLG_I32, 1, is, &axis, 0);
+    unsigned char *data_block = malloc(32 * 64 + 128), *out_block = malloc(20 * 64 + 128);
+    unsigned char *data = data_block + 16 + (64 - (uintptr_t)data_block % 64) % 64; /* 16 mod 64 */
+    unsigned char *out = out_block + 16 + (64 - (uintptr_t)out_block % 64) % 64;
+    int32_t idx[20];
+    for (int k = 0; k < 32 * 64; ++k) data[k] = (unsigned char)(k * 7);
+    for (int k = 0; k < 20; ++k) idx[k] = (k * 13) % 32;
+    unsigned char want[20 * 64];
+    ck_assert_int_eq(clg_gather_reference(&d, data, 32 * 64, idx, sizeof idx, want, sizeof want), CLG_SUCCESS);
+    for (int mapping = 1; mapping <= 2; ++mapping) {
+        clg_testing_force_mapping(ctx, mapping);
+        memset(out, POISON_BYTE, 20 * 64);
+        cl_int err;
+        cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, 32 * 64, data, &err);
+        cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof idx, idx, &err);
+        cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 20 * 64, out, &err);
+        cl_event done;
+        ck_assert_int_eq(clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, 0, bi, 0, bo, 0, 0, NULL, &done),
+                         CLG_SUCCESS);
+        unsigned char got[20 * 64];
+        ck_assert_int_eq(clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, sizeof got, got, 1, &done, NULL),
+                         CL_SUCCESS);
+        ck_assert_mem_eq(got, want, sizeof want);
+        clReleaseEvent(done);
+        clReleaseMemObject(bd);
+        clReleaseMemObject(bi);
+        clReleaseMemObject(bo);
+    }
+    clg_testing_force_mapping(ctx, 0);
+    free(data_block);
+    free(out_block);
+}
+END_TEST
+
 START_TEST(names_round_trip)
 {
     for (int t = 1; t < CLG_DTYPE_COUNT; ++t) ck_assert_int_eq(clg_dtype_from_name(clg_dtype_name((clg_dtype)t)), t);
@@ -332,6 +373,7 @@ int main(void)
     tcase_add_test(tc, programs_built_once_per_specialization);
     tcase_add_test(tc, clamp_policy);
     tcase_add_test(tc, bit_exact_float_payloads);
+    tcase_add_test(tc, caller_host_pointer_buffers_with_low_alignment);
     tcase_add_test(tc, names_round_trip);
     tcase_add_test(tc, one_context_many_threads);
     suite_add_tcase(s, tc);

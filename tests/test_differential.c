@@ -161,11 +161,12 @@ static void compare_case(random_case *c, int use_enqueue, size_t guard)
 }
 
 /* Run `count` random cases under one kernel configuration. */
-static void run_random_cases(int count, int mapping, int offsets64, uint64_t stream)
+static void run_random_cases(int count, int mapping, int offsets64, int streaming, uint64_t stream)
 {
     clg_context *ctx = support_cl_context();
     clg_testing_force_mapping(ctx, mapping);
     clg_testing_force_offsets64(ctx, offsets64);
+    clg_testing_force_stream(ctx, streaming);
     support_rng rng = {seed ^ (stream * 0x9E3779B97F4A7C15ull)};
     for (int k = 0; k < count; ++k) {
         random_case c;
@@ -176,17 +177,20 @@ static void run_random_cases(int count, int mapping, int offsets64, uint64_t str
     }
     clg_testing_force_mapping(ctx, 0);
     clg_testing_force_offsets64(ctx, 0);
+    clg_testing_force_stream(ctx, 0);
 }
 
-START_TEST(random_row_runs_offsets32) { run_random_cases(400, 1, 0, 1); }
+START_TEST(random_row_runs_offsets32) { run_random_cases(400, 1, 0, 0, 1); }
 END_TEST
-START_TEST(random_row_units_offsets32) { run_random_cases(400, 2, 0, 2); }
+START_TEST(random_row_units_offsets32) { run_random_cases(400, 2, 0, 0, 2); }
 END_TEST
-START_TEST(random_row_runs_offsets64) { run_random_cases(250, 1, 1, 3); }
+START_TEST(random_row_runs_offsets64) { run_random_cases(250, 1, 1, 0, 3); }
 END_TEST
-START_TEST(random_row_units_offsets64) { run_random_cases(250, 2, 1, 4); }
+START_TEST(random_row_units_offsets64) { run_random_cases(250, 2, 1, 0, 4); }
 END_TEST
-START_TEST(random_automatic_choice) { run_random_cases(250, 0, 0, 5); }
+START_TEST(random_automatic_choice) { run_random_cases(250, 0, 0, 0, 5); }
+END_TEST
+START_TEST(random_row_runs_streaming_stores) { run_random_cases(250, 1, 0, 1, 6); }
 END_TEST
 
 /* Larger rows and many rows, so work-items carry several rows and rows several 16-byte units. */
@@ -197,6 +201,7 @@ START_TEST(random_wide_rows)
     for (int k = 0; k < 24; ++k) {
         clg_testing_force_mapping(ctx, 1 + k % 2);
         clg_testing_force_offsets64(ctx, (k / 2) % 2);
+        clg_testing_force_stream(ctx, k % 3 == 0 ? 1 : 0);
         const int64_t rows = 1 + (int64_t)support_below(&rng, 300);
         const int64_t width = 1 + (int64_t)support_below(&rng, 200);
         const int64_t n = 1 + (int64_t)support_below(&rng, 700);
@@ -221,6 +226,7 @@ START_TEST(random_wide_rows)
     }
     clg_testing_force_mapping(ctx, 0);
     clg_testing_force_offsets64(ctx, 0);
+    clg_testing_force_stream(ctx, 0);
 }
 END_TEST
 
@@ -237,6 +243,7 @@ int main(void)
     tcase_add_test(tc, random_row_runs_offsets64);
     tcase_add_test(tc, random_row_units_offsets64);
     tcase_add_test(tc, random_automatic_choice);
+    tcase_add_test(tc, random_row_runs_streaming_stores);
     tcase_add_test(tc, random_wide_rows);
     suite_add_tcase(s, tc);
     return support_run_suite(s);

@@ -226,6 +226,23 @@ static void every_fault_point(uint32_t flags)
     ck_assert_int_eq(clg_fault_live_events(), 0);
 }
 
+START_TEST(device_out_of_memory_is_a_specific_status)
+{
+    setenv("CLGATHER_CACHE", "0", 1);
+    sequence_state st = {NULL, 0};
+    ck_assert_int_eq(clg_context_create_default(NULL, 0, &st.ctx), CLG_SUCCESS);
+    unsigned char *out = support_poisoned(OUT_BYTES);
+    clg_fault_arm(CLG_FAULT_ALLOCATION, 1); /* the first device buffer the call makes: data */
+    ck_assert_int_eq(sync_gather(&st, CLG_OV_GATHER_8, good_idx, out), CLG_ERR_DEVICE_OUT_OF_MEMORY);
+    ck_assert_msg(strstr(clg_last_error_message(), "for data"), "%s", clg_last_error_message());
+    clg_fault_arm(0, 0);
+    ck_assert(support_all_poison(out, OUT_BYTES));
+    ck_assert_int_eq(clg_fault_live_buffers(), 0);
+    free(out);
+    clg_context_release(st.ctx);
+}
+END_TEST
+
 START_TEST(every_fault_point_plain) { every_fault_point(0); }
 END_TEST
 START_TEST(every_fault_point_verify_mode) { every_fault_point(CLG_CONTEXT_VERIFY); }
@@ -236,6 +253,7 @@ int main(void)
     Suite *s = suite_create("fault_injection");
     TCase *tc = tcase_create("faults");
     tcase_set_timeout(tc, 1800);
+    tcase_add_test(tc, device_out_of_memory_is_a_specific_status);
     tcase_add_test(tc, every_fault_point_plain);
     tcase_add_test(tc, every_fault_point_verify_mode);
     suite_add_tcase(s, tc);

@@ -435,6 +435,21 @@ int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, p
         snprintf(reason, sizeof reason, "data_type %lld (%s) is not supported", (long long)data_type, onnx_name);
         return fail_at(&src, "TensorProto", &r, reason);
     }
+    /* The payload must hold what the shape claims before anything is allocated: a tiny hostile
+     * message must not make us allocate what its dims say (found by fuzz_onnx). */
+    uint64_t claimed_count = 0, claimed_bytes = 0;
+    int32_t bad_dim = -1;
+    if (cli_shape_size(rank, dims, clg_dtype_size(type), &claimed_count, &claimed_bytes, &bad_dim) == 0) {
+        uint64_t per_element = (type == CLG_C64 || type == CLG_C128) ? 2 : 1;
+        int typed_ok = claimed_count <= UINT64_MAX / per_element &&
+                       (uint64_t)typed_counts[typed_field_for(type)] == claimed_count * per_element;
+        if (raw_seen ? raw.len != claimed_bytes : !typed_ok) {
+            char reason[160];
+            snprintf(reason, sizeof reason, "the payload (%s) does not hold the %llu elements the dims claim",
+                     raw_seen ? "raw_data" : "typed values", (unsigned long long)claimed_count);
+            return fail_at(&src, "TensorProto", &r, reason);
+        }
+    }
     char label[600];
     snprintf(label, sizeof label, "%s: TensorProto", where);
     if (cli_tensor_alloc(out, type, rank, dims, label) != 0) return CLI_EXIT_REFUSED;

@@ -1,0 +1,110 @@
+#include "fuzz_input.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t fuzz_u8(fuzz_input *in)
+{
+    if (!in->left) return 0;
+    in->left--;
+    return *in->p++;
+}
+
+uint64_t fuzz_u64(fuzz_input *in)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v |= (uint64_t)fuzz_u8(in) << (8 * k);
+    return v;
+}
+
+int64_t fuzz_dim(fuzz_input *in)
+{
+    uint8_t b = fuzz_u8(in);
+    if (b < 200) return b % 5;
+    if (b < 250) return b - 195; /* 5..54 */
+    switch (b) {
+    case 250: return -1;
+    case 251: return INT64_MAX;
+    case 252: return (int64_t)1 << 32;
+    case 253: return (int64_t)(fuzz_u64(in) >> 1);
+    default: return 1;
+    }
+}
+
+void fuzz_bytes(fuzz_input *in, void *out, size_t n)
+{
+    size_t take = n < in->left ? n : in->left;
+    memcpy(out, in->p, take);
+    memset((uint8_t *)out + take, 0, n - take);
+    in->p += take;
+    in->left -= take;
+}
+
+static void fuzz_tensor(fuzz_input *in, clg_tensor_desc *t, clg_dtype type, int max_rank)
+{
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    uint8_t r = fuzz_u8(in);
+    t->rank = r == 255 ? (int32_t)CLG_MAX_RANK + 1 : (int32_t)(r % (uint8_t)(max_rank + 1));
+    for (int32_t k = 0; k < t->rank && k < CLG_MAX_RANK; ++k) t->shape[k] = fuzz_dim(in);
+}
+
+static clg_dtype fuzz_type(fuzz_input *in)
+{
+    uint8_t b = fuzz_u8(in);
+    return b == 255 ? (clg_dtype)77 : (clg_dtype)(b % CLG_DTYPE_COUNT);
+}
+
+void fuzz_gather_desc(fuzz_input *in, clg_gather_desc *d, uint64_t axis_storage[2])
+{
+    memset(d, 0, sizeof *d);
+    uint8_t p = fuzz_u8(in);
+    d->preset = p == 255 ? (clg_preset)99 : (clg_preset)(p % CLG_PRESET_COUNT);
+    fuzz_tensor(in, &d->data, fuzz_type(in), 6);
+    fuzz_tensor(in, &d->indices, fuzz_type(in), 6);
+    /* share leading dimensions now and then, so that batch_dims can be valid */
+    if (fuzz_u8(in) & 1)
+        for (int k = 0; k < d->data.rank && k < d->indices.rank && k < CLG_MAX_RANK; ++k)
+            d->indices.shape[k] = d->data.shape[k];
+    d->axis = (int64_t)(int8_t)fuzz_u8(in);
+    uint8_t a = fuzz_u8(in);
+    if (a & 1) {
+        d->axis_tensor.type = fuzz_type(in);
+        d->axis_tensor.rank = (a >> 1) % 3;
+        d->axis_tensor.shape[0] = 1 + ((a >> 3) & 1);
+        d->axis_tensor.shape[1] = 1;
+        axis_storage[0] = fuzz_u8(in) & 1 ? fuzz_u64(in) : (uint64_t)(int64_t)(int8_t)fuzz_u8(in);
+        axis_storage[1] = 0;
+        d->axis_value = axis_storage;
+    }
+    d->batch_dims = (int64_t)(int8_t)fuzz_u8(in) % 8;
+    uint8_t policy = fuzz_u8(in);
+    d->oob_policy = policy == 255 ? (clg_oob_policy)9 : (clg_oob_policy)(policy % CLG_OOB_COUNT);
+}
+
+void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    clg_dtype type = fuzz_type(in);
+    uint8_t mix = fuzz_u8(in);
+    fuzz_tensor(in, &d->step_ids, type, 4);
+    if (mix & 1) {
+        d->parent_ids = d->step_ids;
+        d->max_seq_len.type = type;
+        d->max_seq_len.rank = 1;
+        d->max_seq_len.shape[0] = d->step_ids.rank > 1 ? d->step_ids.shape[1] : 1;
+        d->end_token.type = type;
+    } else {
+        fuzz_tensor(in, &d->parent_ids, type, 4);
+        fuzz_tensor(in, &d->max_seq_len, type, 2);
+        fuzz_tensor(in, &d->end_token, type, 1);
+    }
+    if (mix & 2) d->parent_ids.type = fuzz_type(in);
+}
+
+void *fuzz_alloc_filled(fuzz_input *in, size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p) fuzz_bytes(in, p, bytes);
+    return p;
+}

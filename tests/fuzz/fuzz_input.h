@@ -1,0 +1,32 @@
+/* Consuming fuzzer bytes as typed values, and building gather / gather-tree descriptors from them.
+ * Running out of bytes yields zeros, so every input decodes to something. */
+#ifndef CLG_FUZZ_INPUT_H
+#define CLG_FUZZ_INPUT_H
+
+#include "clgather.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fuzz_input {
+    const uint8_t *p;
+    size_t left;
+} fuzz_input;
+
+uint8_t fuzz_u8(fuzz_input *in);
+uint64_t fuzz_u64(fuzz_input *in);
+/* A small dimension: mostly 0..4, sometimes larger, now and then hostile (negative or huge). */
+int64_t fuzz_dim(fuzz_input *in);
+/* Fill n bytes (zeros once the input is used up). */
+void fuzz_bytes(fuzz_input *in, void *out, size_t n);
+
+/* A gather descriptor of fuzzer-chosen preset, types, ranks, shapes, axis (attribute or tensor of
+ * any integer type held in axis_storage), batch_dims and policy: valid or not. */
+void fuzz_gather_desc(fuzz_input *in, clg_gather_desc *d, uint64_t axis_storage[2]);
+/* A gather-tree descriptor, valid or not. */
+void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d);
+
+/* Exact-size host copies (so that AddressSanitizer sees any access past the end). */
+void *fuzz_alloc_filled(fuzz_input *in, size_t bytes);
+
+#endif
