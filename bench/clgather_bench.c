@@ -591,7 +591,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
             "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
-            "                      [--no-first-call] [--list]\n"
+            "                      [--stream auto|on|off] [--no-first-call] [--list]\n"
             "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
     fprintf(f, "\n");
@@ -608,7 +608,7 @@ static int parse_int(const char *s, const char *opt)
 int main(int argc, char **argv)
 {
     const char *device_spec = NULL, *json_path = NULL;
-    int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0, first_call = 1;
+    int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0, first_call = 1, stream = 0;
     int selected[NUM_CASES] = {0};
     int any_selected = 0;
     for (int i = 1; i < argc; ++i) {
@@ -640,6 +640,10 @@ int main(int argc, char **argv)
             if (repeat < 10) fprintf(stderr, "clgather-bench: warning: --repeat %d is below 10\n", repeat);
         } else if (!strcmp(a, "--ref-repeat")) {
             ref_repeat = parse_int(v, a), ++i;
+        } else if (!strcmp(a, "--stream")) {
+            stream = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? -1 : !strcmp(v, "auto") ? 0 : 2;
+            if (stream == 2) DIE("--stream wants auto, on or off");
+            ++i;
         } else if (!strcmp(a, "--mapping")) {
             mapping = !strcmp(v, "runs") ? 1 : !strcmp(v, "units") ? 2 : !strcmp(v, "auto") ? 0 : -1;
             if (mapping < 0) DIE("--mapping wants auto, runs or units");
@@ -666,6 +670,7 @@ int main(int argc, char **argv)
     if (info.is_reference) DIE("device '%s' is the CPU reference; the benchmark needs an OpenCL device", device_spec);
     if (mapping) clg_testing_force_mapping(env.ctx, mapping);
     if (offsets64) clg_testing_force_offsets64(env.ctx, 1);
+    if (stream) clg_testing_force_stream(env.ctx, stream);
     env.cl_ctx = clg_context_cl_context(env.ctx);
     env.device = clg_context_cl_device(env.ctx);
     env.max_alloc = (size_t)info.max_alloc_bytes;
