@@ -26,11 +26,8 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
                     &ctx->max_work_group_size, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units, &ctx->compute_units, NULL);
     cl_uint align_bits = 0;
-    cl_ulong cache = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
-    clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
     ctx->base_align_bytes = align_bits >= 8 ? align_bits / 8 : 1;
-    ctx->cache_bytes = cache;
     if (ctx->max_work_group_size == 0) ctx->max_work_group_size = 1;
     if (ctx->compute_units == 0) ctx->compute_units = 1;
     ctx->queue = clCreateCommandQueue(ctx->cl_ctx, ctx->device, 0, &err);

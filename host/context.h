@@ -21,7 +21,6 @@ struct clg_context {
     clg_device_info info;
     size_t max_work_group_size;
     size_t base_align_bytes; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
-    uint64_t cache_bytes;    /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
     cl_uint compute_units;
     clg_program_cache *programs;
     /* test-only overrides (see testing.h) */
