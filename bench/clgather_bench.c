@@ -302,6 +302,16 @@ static cl_mem make_buffer(bench_env *env, size_t bytes, const void *host)
 /* Gather cases                                                                                   */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* Kernel and wall times of n timed runs into a case result. */
+static void summarize_times(case_result *res, double *kernel_s, double *wall_s, int n)
+{
+    res->repeats = n;
+    res->kernel_min = min_of(kernel_s, n);
+    res->kernel_median = median_of(kernel_s, n);
+    res->wall_min = min_of(wall_s, n);
+    res->wall_median = median_of(wall_s, n);
+}
+
 static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
                             case_result *res)
 {
@@ -388,11 +398,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
         tk[r] = event_seconds(ev);
         clReleaseEvent(ev);
     }
-    res->repeats = reps;
-    res->kernel_min = min_of(tk, reps);
-    res->kernel_median = median_of(tk, reps);
-    res->wall_min = min_of(tw, reps);
-    res->wall_median = median_of(tw, reps);
+    summarize_times(res, tk, tw, reps);
     free(tk);
     free(tw);
     free(t);
@@ -475,11 +481,7 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
         tk[r] = event_seconds(ev);
         clReleaseEvent(ev);
     }
-    res->repeats = repeat;
-    res->kernel_min = min_of(tk, repeat);
-    res->kernel_median = median_of(tk, repeat);
-    res->wall_min = min_of(tw, repeat);
-    res->wall_median = median_of(tw, repeat);
+    summarize_times(res, tk, tw, repeat);
     free(tk);
     free(tw);
     free(t);

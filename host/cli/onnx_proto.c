@@ -163,7 +163,9 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
     return 0;
 }
 
-static int parse_value_info_name(const onnx_source *src, proto_bytes message, proto_bytes *name)
+/* The name field (a string, the last one given wins) of a ValueInfoProto or TensorProto. */
+static int message_name(const onnx_source *src, proto_bytes message, uint32_t field, const char *message_type,
+                        proto_bytes *name)
 {
     proto_reader r = proto_reader_over(message);
     proto_field f;
@@ -171,27 +173,11 @@ static int parse_value_info_name(const onnx_source *src, proto_bytes message, pr
     name->data = NULL;
     name->len = 0;
     while ((got = proto_next_field(&r, &f)) > 0)
-        if (f.number == VALUE_INFO_NAME) {
-            if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, "ValueInfoProto", &r, &f);
+        if (f.number == field) {
+            if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, message_type, &r, &f);
             *name = f.bytes;
         }
-    if (got < 0) return fail_at(src, "ValueInfoProto", &r, r.error);
-    return 0;
-}
-
-static int tensor_name(const onnx_source *src, proto_bytes message, proto_bytes *name)
-{
-    proto_reader r = proto_reader_over(message);
-    proto_field f;
-    int got;
-    name->data = NULL;
-    name->len = 0;
-    while ((got = proto_next_field(&r, &f)) > 0)
-        if (f.number == TENSOR_NAME) {
-            if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, "TensorProto", &r, &f);
-            *name = f.bytes;
-        }
-    if (got < 0) return fail_at(src, "TensorProto", &r, r.error);
+    if (got < 0) return fail_at(src, message_type, &r, r.error);
     return 0;
 }
 
@@ -222,17 +208,18 @@ static int parse_graph(const onnx_source *src, proto_bytes message, onnx_gather_
         } else if (f.number == GRAPH_INITIALIZER) {
             if (model->initializer_count >= ONNX_MAX_GRAPH_VALUES)
                 return fail_at(src, "GraphProto", &r, "too many initializers");
-            if (tensor_name(src, f.bytes, &model->initializer_names[model->initializer_count]) != 0)
+            if (message_name(src, f.bytes, TENSOR_NAME, "TensorProto", &model->initializer_names[model->initializer_count]) != 0)
                 return CLI_EXIT_REFUSED;
             model->initializers[model->initializer_count++] = f.bytes;
         } else if (f.number == GRAPH_INPUT) {
             if (input_count >= ONNX_MAX_GRAPH_VALUES) return fail_at(src, "GraphProto", &r, "too many graph inputs");
-            if (parse_value_info_name(src, f.bytes, &inputs[input_count]) != 0) return CLI_EXIT_REFUSED;
+            if (message_name(src, f.bytes, VALUE_INFO_NAME, "ValueInfoProto", &inputs[input_count]) != 0)
+                return CLI_EXIT_REFUSED;
             ++input_count;
         } else {
             if (model->graph_output_count >= ONNX_MAX_GRAPH_VALUES)
                 return fail_at(src, "GraphProto", &r, "too many graph outputs");
-            if (parse_value_info_name(src, f.bytes, &model->graph_outputs[model->graph_output_count]) != 0)
+            if (message_name(src, f.bytes, VALUE_INFO_NAME, "ValueInfoProto", &model->graph_outputs[model->graph_output_count]) != 0)
                 return CLI_EXIT_REFUSED;
             ++model->graph_output_count;
         }

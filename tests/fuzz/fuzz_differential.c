@@ -81,29 +81,23 @@ static void gather_case(fuzz_input *in)
 
 static void gather_tree_case(fuzz_input *in)
 {
-    clg_gather_tree_desc d;
-    fuzz_gather_tree_desc(in, &d);
-    uint64_t out_bytes = 0;
-    if (clg_gather_tree_sizes(&d, &out_bytes) != CLG_SUCCESS || out_bytes > LIMIT) return;
-    size_t es = clg_dtype_size(d.step_ids.type), batch = (size_t)d.max_seq_len.shape[0];
-    if (batch > LIMIT) return; /* T or W may be 0 with a huge B */
-    unsigned char *step = fuzz_alloc_filled(in, out_bytes), *parent = fuzz_alloc_filled(in, out_bytes);
-    unsigned char *len = fuzz_alloc_filled(in, batch * es), *end = fuzz_alloc_filled(in, es);
-    unsigned char *want = malloc(out_bytes + 1), *got = malloc(out_bytes + 1);
-    memset(want, POISON, out_bytes + 1);
-    memset(got, POISON, out_bytes + 1);
-    clg_status ref = clg_gather_tree_reference(&d, step, out_bytes, parent, out_bytes, len, batch * es, end, es, want, out_bytes);
-    clg_status dev = clg_gather_tree(ctx, &d, step, out_bytes, parent, out_bytes, len, batch * es, end, es, got, out_bytes);
-    if (dev == CLG_ERR_UNSUPPORTED_BY_DEVICE) goto done; /* f16 or f64 the device lacks */
-    if (dev != ref) differ("gather-tree status");
-    if (memcmp(got, want, out_bytes) != 0) differ("gather-tree output");
-done:
-    free(step);
-    free(parent);
-    free(len);
-    free(end);
+    fuzz_tree_inputs t;
+    if (!fuzz_gather_tree_inputs(in, LIMIT, &t)) return;
+    unsigned char *want = malloc(t.ids_bytes + 1), *got = malloc(t.ids_bytes + 1);
+    memset(want, POISON, t.ids_bytes + 1);
+    memset(got, POISON, t.ids_bytes + 1);
+    clg_status ref = clg_gather_tree_reference(&t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes,
+                                               t.max_seq_len, t.seq_len_bytes, t.end_token, t.end_token_bytes, want,
+                                               t.ids_bytes);
+    clg_status dev = clg_gather_tree(ctx, &t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes, t.max_seq_len,
+                                     t.seq_len_bytes, t.end_token, t.end_token_bytes, got, t.ids_bytes);
+    if (dev != CLG_ERR_UNSUPPORTED_BY_DEVICE) { /* f16 or f64 the device lacks */
+        if (dev != ref) differ("gather-tree status");
+        if (memcmp(got, want, t.ids_bytes) != 0) differ("gather-tree output");
+    }
     free(want);
     free(got);
+    fuzz_gather_tree_inputs_free(&t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -108,3 +108,30 @@ void *fuzz_alloc_filled(fuzz_input *in, size_t bytes)
     if (p) fuzz_bytes(in, p, bytes);
     return p;
 }
+
+int fuzz_gather_tree_inputs(fuzz_input *in, size_t limit, fuzz_tree_inputs *t)
+{
+    memset(t, 0, sizeof *t);
+    fuzz_gather_tree_desc(in, &t->desc);
+    uint64_t out_bytes = 0;
+    if (clg_gather_tree_sizes(&t->desc, &out_bytes) != CLG_SUCCESS || out_bytes > limit) return 0;
+    const size_t es = clg_dtype_size(t->desc.step_ids.type);
+    const uint64_t batch = (uint64_t)t->desc.max_seq_len.shape[0];
+    if (batch > limit) return 0;
+    t->ids_bytes = (size_t)out_bytes;
+    t->seq_len_bytes = (size_t)batch * es;
+    t->end_token_bytes = es;
+    t->step_ids = fuzz_alloc_filled(in, t->ids_bytes);
+    t->parent_ids = fuzz_alloc_filled(in, t->ids_bytes);
+    t->max_seq_len = fuzz_alloc_filled(in, t->seq_len_bytes);
+    t->end_token = fuzz_alloc_filled(in, t->end_token_bytes);
+    return 1;
+}
+
+void fuzz_gather_tree_inputs_free(fuzz_tree_inputs *t)
+{
+    free(t->step_ids);
+    free(t->parent_ids);
+    free(t->max_seq_len);
+    free(t->end_token);
+}

@@ -26,6 +26,18 @@ void fuzz_gather_desc(fuzz_input *in, clg_gather_desc *d, uint64_t axis_storage[
 /* A gather-tree descriptor, valid or not. */
 void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d);
 
+/* A fuzzer-chosen gather-tree call: descriptor and exact-size host inputs. */
+typedef struct fuzz_tree_inputs {
+    clg_gather_tree_desc desc;
+    void *step_ids, *parent_ids, *max_seq_len, *end_token;
+    size_t ids_bytes, seq_len_bytes, end_token_bytes;
+} fuzz_tree_inputs;
+
+/* 1 with t filled when the fuzzer's descriptor is valid and its tensors hold at most limit bytes
+ * (MAX_TIME or BEAM_WIDTH may be 0 beside a huge BATCH: an empty output, a large max_seq_len). */
+int fuzz_gather_tree_inputs(fuzz_input *in, size_t limit, fuzz_tree_inputs *t);
+void fuzz_gather_tree_inputs_free(fuzz_tree_inputs *t);
+
 /* Exact-size host copies (so that AddressSanitizer sees any access past the end). */
 void *fuzz_alloc_filled(fuzz_input *in, size_t bytes);
 

@@ -45,21 +45,14 @@ static void gather_case(fuzz_input *in)
 
 static void gather_tree_case(fuzz_input *in)
 {
-    clg_gather_tree_desc d;
-    fuzz_gather_tree_desc(in, &d);
-    uint64_t out_bytes = 0;
-    if (clg_gather_tree_sizes(&d, &out_bytes) != CLG_SUCCESS || out_bytes > LIMIT) return;
-    size_t es = clg_dtype_size(d.step_ids.type), batch = (size_t)d.max_seq_len.shape[0];
-    if (batch > LIMIT) return; /* T or W may be 0 with a huge B: an empty output, a large max_seq_len */
-    void *step = fuzz_alloc_filled(in, out_bytes), *parent = fuzz_alloc_filled(in, out_bytes);
-    void *len = fuzz_alloc_filled(in, batch * es), *end = fuzz_alloc_filled(in, es), *out = malloc(out_bytes ? out_bytes : 1);
-    clg_status st = clg_gather_tree_reference(&d, step, out_bytes, parent, out_bytes, len, batch * es, end, es, out, out_bytes);
+    fuzz_tree_inputs t;
+    if (!fuzz_gather_tree_inputs(in, LIMIT, &t)) return;
+    void *out = malloc(t.ids_bytes ? t.ids_bytes : 1);
+    clg_status st = clg_gather_tree_reference(&t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes, t.max_seq_len,
+                                              t.seq_len_bytes, t.end_token, t.end_token_bytes, out, t.ids_bytes);
     if (st != CLG_SUCCESS && st != CLG_ERR_INVALID_PARENT && st != CLG_ERR_INVALID_SEQ_LEN) abort();
-    free(step);
-    free(parent);
-    free(len);
-    free(end);
     free(out);
+    fuzz_gather_tree_inputs_free(&t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
