@@ -324,8 +324,21 @@ CLG_API clg_status clg_gather_reference(const clg_gather_desc *desc, const void 
 /* ------------------------------------------------------------------------------------------------ */
 
 /** GatherTree-1 inputs: step_ids and parent_ids [T, B, W], max_seq_len [B], end_token a scalar, all
- *  of one numeric type (i8..i64, u8..u64, f32, f64, and f16 on devices with cl_khr_fp16 and in the
- *  reference). The output is [T, B, W] of that type. */
+ *  of one numeric type (i8..i64, u8..u64, f32, f64 (on devices with cl_khr_fp64), and f16 (on devices
+ *  with cl_khr_fp16, and always in the reference); otherwise CLG_ERR_UNSUPPORTED_BY_DEVICE). The output
+ *  is [T, B, W] of that type.
+ *
+ *  Semantics (GatherTree-1 with the decisions of docs/semantics.md):
+ *   - L = min(T, max_seq_len[b]); L <= 0 leaves the beam all end_token; positions t >= L are end_token.
+ *   - The backtrack follows parent_ids[L-1, b, beam], then parent_ids[t, b, parent] for t = L-2 .. 1:
+ *     only those ids are used as indices, and only those must lie in [0, W) (and be integral for
+ *     floats; -0.0 counts as 0). Any other id may hold anything. A followed id outside the range fails
+ *     the call with CLG_ERR_INVALID_PARENT naming batch, time, beam and value; nothing is written.
+ *   - The first failure reported is the first in batch order; within a batch, an invalid max_seq_len
+ *     comes first, then beams in order, each at the first bad id its backtrack meets (walking back).
+ *   - Float max_seq_len must be finite and integral (NaN, +-inf or a fraction: CLG_ERR_INVALID_SEQ_LEN);
+ *     huge values clamp to T. Unsigned lengths above INT64_MAX clamp to T.
+ *   - end_token is compared with C ==: -0.0 matches +0.0, and a NaN end_token matches nothing. */
 typedef struct clg_gather_tree_desc {
     clg_tensor_desc step_ids;    /**< [MAX_TIME, BATCH, BEAM_WIDTH] token ids per step */
     clg_tensor_desc parent_ids;  /**< [MAX_TIME, BATCH, BEAM_WIDTH] parent beam of each step */
@@ -340,7 +353,10 @@ CLG_API clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint6
  *  followed parent id is invalid before the output may be written: it runs the backtrack into a
  *  scratch buffer, waits for it (one 4-byte read of the first failure), and copies the result into
  *  the output only when every followed parent id is valid. It therefore blocks until the wait list's
- *  events and the backtrack have completed; the final copy is only enqueued. */
+ *  events and the backtrack have completed; the final copy is only enqueued (out_event is the copy).
+ *  In verify mode the call also waits for the copy and compares with the reference.
+ *  Offsets: the four input offsets must be multiples of the element size (CLG_ERR_MISALIGNED_OFFSET);
+ *  the output offset may be any byte offset. */
 CLG_API clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc,
                                    cl_command_queue queue, cl_mem step_ids, size_t step_ids_offset,
                                    cl_mem parent_ids, size_t parent_ids_offset, cl_mem max_seq_len,
