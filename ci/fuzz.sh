@@ -22,7 +22,7 @@ for target in npy onnx plan differential; do
   echo "== fuzz_$target for ${seconds}s"
   ASAN_OPTIONS="detect_leaks=$([ "$target" = differential ] && echo 0 || echo 1)" \
     "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
-    -artifact_prefix="$build/artifacts/$target-" "${extra[@]}" "$corpus" 2>&1 | grep -E "^#[0-9]+ +DONE|ERROR|SUMMARY|fuzz_" || true
+    -artifact_prefix="$build/artifacts/$target-" "${extra[@]}" "$corpus" 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|fuzz_" || true
   status=${PIPESTATUS[0]}
   rm -rf "$corpus"
   [ "$status" -eq 0 ] || { echo "fuzz_$target failed (exit $status); inputs in $build/artifacts"; exit 1; }

@@ -28,8 +28,10 @@ echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (with fault injecti
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# the randomized suites run a quarter of their cases here: the release run above has the full breadth
+export CLGATHER_TEST_SCALE=0.25 CLGATHER_STRESS_CALLS=250
 run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITIZE=ON -DCLGATHER_FAULT_INJECTION=ON
-unset LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS
+unset LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS CLGATHER_TEST_SCALE CLGATHER_STRESS_CALLS
 
 bash "$CLGATHER_ROOT/ci/reliability.sh"
 

@@ -1,7 +1,8 @@
 /* Randomized differential tests: the OpenCL path against the CPU reference, bit for bit, with
  * poisoned outputs and guard bytes, over random presets, types, ranks, axes, batch_dims, policies and
  * index values (in range, negative, out of range, hostile). The seed is fixed and printed; set
- * CLGATHER_TEST_SEED to replay another. */
+ * CLGATHER_TEST_SEED to replay another. CLGATHER_TEST_SCALE (a fraction, default 1) scales the
+ * number of cases, for the slower sanitizer builds. */
 #include "test_support.h"
 #include "testing.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 
 static uint64_t seed = 0xC16A7E4ull;
+static double scale = 1.0;
 
 static const clg_dtype data_types[] = {CLG_BOOL, CLG_I8,  CLG_U8,  CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64,
                                        CLG_U64,  CLG_F16, CLG_BF16, CLG_F32, CLG_F64, CLG_C64, CLG_C128};
@@ -168,6 +170,7 @@ static void run_random_cases(int count, int mapping, int offsets64, int streamin
     clg_testing_force_offsets64(ctx, offsets64);
     clg_testing_force_stream(ctx, streaming);
     support_rng rng = {seed ^ (stream * 0x9E3779B97F4A7C15ull)};
+    count = (int)(count * scale) > 10 ? (int)(count * scale) : 10;
     for (int k = 0; k < count; ++k) {
         random_case c;
         make_case(&rng, &c, k);
@@ -234,7 +237,9 @@ int main(void)
 {
     const char *env = getenv("CLGATHER_TEST_SEED");
     if (env && *env) seed = strtoull(env, NULL, 0);
-    printf("test_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another)\n", seed);
+    const char *scale_env = getenv("CLGATHER_TEST_SCALE");
+    if (scale_env && atof(scale_env) > 0) scale = atof(scale_env);
+    printf("test_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), scale %.2f\n", seed, scale);
     Suite *s = suite_create("differential");
     TCase *tc = tcase_create("random");
     tcase_set_timeout(tc, 1200);
