@@ -9,9 +9,10 @@
 
 #include <stdlib.h>
 
-/* Verify mode: wait for the copy, read the inputs and the output back, compare with the reference. */
+/* Verify mode: wait for the backtrack, read the inputs and its scratch result back, compare with the
+ * reference. Blocking reads: a failure part-way must not leave a pending read into memory freed below. */
 static clg_status verify_on_host(const clg_gather_tree_plan *plan, cl_command_queue queue,
-                                 const clg_gather_tree_inputs *in, cl_mem output, size_t output_offset, cl_event done)
+                                 const clg_gather_tree_inputs *in, cl_mem result, cl_event done)
 {
     const size_t es = plan->elem_size;
     void *step = malloc(plan->ids_bytes), *parent = malloc(plan->ids_bytes), *out = malloc(plan->ids_bytes);
@@ -20,18 +21,17 @@ static clg_status verify_on_host(const clg_gather_tree_plan *plan, cl_command_qu
     if (!step || !parent || !out || !seq || !end) st = clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "verify: cannot allocate host copies");
     cl_int err = CL_SUCCESS;
     if (st == CLG_SUCCESS)
-        err = clEnqueueReadBuffer(queue, in->step_ids, CL_FALSE, in->step_ids_offset, plan->ids_bytes, step, 1, &done, NULL);
+        err = clEnqueueReadBuffer(queue, in->step_ids, CL_TRUE, in->step_ids_offset, plan->ids_bytes, step, 1, &done, NULL);
     if (st == CLG_SUCCESS && err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(queue, in->parent_ids, CL_FALSE, in->parent_ids_offset, plan->ids_bytes, parent, 1,
+        err = clEnqueueReadBuffer(queue, in->parent_ids, CL_TRUE, in->parent_ids_offset, plan->ids_bytes, parent, 1,
                                   &done, NULL);
     if (st == CLG_SUCCESS && err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(queue, in->max_seq_len, CL_FALSE, in->max_seq_len_offset, plan->seq_len_bytes, seq, 1,
+        err = clEnqueueReadBuffer(queue, in->max_seq_len, CL_TRUE, in->max_seq_len_offset, plan->seq_len_bytes, seq, 1,
                                   &done, NULL);
     if (st == CLG_SUCCESS && err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(queue, in->end_token, CL_FALSE, in->end_token_offset, es, end, 1, &done, NULL);
+        err = clEnqueueReadBuffer(queue, in->end_token, CL_TRUE, in->end_token_offset, es, end, 1, &done, NULL);
     if (st == CLG_SUCCESS && err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(queue, output, CL_TRUE, output_offset, plan->ids_bytes, out, 1, &done, NULL);
-    if (st == CLG_SUCCESS && err == CL_SUCCESS) err = clFinish(queue);
+        err = clEnqueueReadBuffer(queue, result, CL_TRUE, 0, plan->ids_bytes, out, 1, &done, NULL);
     if (st == CLG_SUCCESS && err != CL_SUCCESS) st = clg_fail_cl(err, "verify: reading GatherTree buffers back");
     if (st == CLG_SUCCESS) st = clg_verify_gather_tree(plan, step, parent, seq, end, out);
     free(step);
@@ -67,7 +67,8 @@ static clg_status check_buffers(const clg_gather_tree_plan *plan, const clg_gath
 }
 
 /* Backtrack into a scratch buffer, and copy into the output only once every followed parent id is
- * known to be valid, so that a failing call leaves the caller's output untouched. */
+ * known to be valid (and, in verify mode, the result matches the reference), so that a failing call
+ * leaves the caller's output untouched. */
 static clg_status run_into_output(clg_context *ctx, const clg_gather_tree_plan *plan, cl_command_queue queue,
                                   const clg_gather_tree_inputs *in, cl_mem output, size_t output_offset,
                                   cl_uint num_events, const cl_event *wait_list, cl_event *done)
@@ -77,11 +78,12 @@ static clg_status run_into_output(clg_context *ctx, const clg_gather_tree_plan *
     if (st != CLG_SUCCESS) return st;
     cl_event backtracked = NULL;
     st = clg_dispatch_gather_tree(ctx, plan, queue, in, scratch, num_events, wait_list, &backtracked);
+    if (st == CLG_SUCCESS && clg_context_verifies(ctx)) st = verify_on_host(plan, queue, in, scratch, backtracked);
     if (st == CLG_SUCCESS) {
         cl_int err = clEnqueueCopyBuffer(queue, scratch, output, 0, output_offset, plan->ids_bytes, 1, &backtracked, done);
         if (err != CL_SUCCESS) st = clg_fail_cl(err, "clEnqueueCopyBuffer (GatherTree result into output)");
-        clReleaseEvent(backtracked);
     }
+    if (backtracked) clReleaseEvent(backtracked);
     /* OpenCL keeps the scratch alive until the copy that reads it has completed */
     clReleaseMemObject(scratch);
     return st;
@@ -118,8 +120,6 @@ clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc 
         st = check_buffers(&plan, &in, output, output_offset);
         if (st == CLG_SUCCESS)
             st = run_into_output(ctx, &plan, queue, &in, output, output_offset, num_events, wait_list, &done);
-        if (st == CLG_SUCCESS && clg_context_verifies(ctx))
-            st = verify_on_host(&plan, queue, &in, output, output_offset, done);
     }
     if (st == CLG_SUCCESS && out_event)
         *out_event = done;

@@ -354,7 +354,8 @@ CLG_API clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint6
  *  scratch buffer, waits for it (one 4-byte read of the first failure), and copies the result into
  *  the output only when every followed parent id is valid. It therefore blocks until the wait list's
  *  events and the backtrack have completed; the final copy is only enqueued (out_event is the copy).
- *  In verify mode the call also waits for the copy and compares with the reference.
+ *  In verify mode the call also waits for the backtrack, compares its result with the reference, and
+ *  copies it into the output only if they match.
  *  Offsets: the four input offsets must be multiples of the element size (CLG_ERR_MISALIGNED_OFFSET);
  *  the output offset may be any byte offset. */
 CLG_API clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc,

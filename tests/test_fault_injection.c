@@ -113,8 +113,9 @@ static clg_status step_enqueue_empty(sequence_state *s, unsigned char *out, unsi
     return st;
 }
 
-/* A GatherTree case: T=3, B=1, W=2 i32, valid parents (valid = 1) or one invalid one. */
-static clg_status tree(sequence_state *s, int valid, unsigned char *out, unsigned char *want)
+/* A GatherTree case: T=3, B=1, W=2 i32, valid parents (valid = 1) or one invalid one; through the
+ * synchronous call, or (enqueue = 1) through clg_gather_tree_enqueue on buffers made here. */
+static clg_status tree(sequence_state *s, int valid, int enqueue, unsigned char *out, unsigned char *want)
 {
     clg_gather_tree_desc d;
     memset(&d, 0, sizeof d);
@@ -125,13 +126,42 @@ static clg_status tree(sequence_state *s, int valid, unsigned char *out, unsigne
     support_shape(&d.end_token, CLG_I32, 0, NULL);
     const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, valid ? 1 : 2}, len[1] = {3}, end = 9;
     clg_gather_tree_reference(&d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, want, 24);
-    return clg_gather_tree(s->ctx, &d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, out, 24);
+    if (!enqueue)
+        return clg_gather_tree(s->ctx, &d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, out, 24);
+    cl_context cl = clg_context_cl_context(s->ctx);
+    cl_command_queue q = clg_context_cl_queue(s->ctx);
+    cl_int err;
+    const cl_mem_flags in_flags = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    cl_mem bs = clCreateBuffer(cl, in_flags, sizeof step, (void *)step, &err);
+    cl_mem bp = clCreateBuffer(cl, in_flags, sizeof parents, (void *)parents, &err);
+    cl_mem bl = clCreateBuffer(cl, in_flags, sizeof len, (void *)len, &err);
+    cl_mem be = clCreateBuffer(cl, in_flags, sizeof end, (void *)&end, &err);
+    cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 24, out, &err);
+    cl_event done = NULL;
+    clg_status st = clg_gather_tree_enqueue(s->ctx, &d, q, bs, 0, bp, 0, bl, 0, be, 0, bo, 0, 0, NULL, &done);
+    if (st == CLG_SUCCESS) clg_fault_release_event(done);
+    clFinish(q);
+    clEnqueueReadBuffer(q, bo, CL_TRUE, 0, 24, out, 0, NULL, NULL);
+    clReleaseMemObject(bs);
+    clReleaseMemObject(bp);
+    clReleaseMemObject(bl);
+    clReleaseMemObject(be);
+    clReleaseMemObject(bo);
+    return st;
 }
 
-static clg_status step_tree(sequence_state *s, unsigned char *out, unsigned char *want) { return tree(s, 1, out, want); }
+static clg_status step_tree(sequence_state *s, unsigned char *out, unsigned char *want) { return tree(s, 1, 0, out, want); }
 static clg_status step_tree_invalid(sequence_state *s, unsigned char *out, unsigned char *want)
 {
-    return tree(s, 0, out, want);
+    return tree(s, 0, 0, out, want);
+}
+static clg_status step_tree_enqueue(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return tree(s, 1, 1, out, want);
+}
+static clg_status step_tree_enqueue_invalid(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return tree(s, 0, 1, out, want);
 }
 
 static const struct {
@@ -147,6 +177,8 @@ static const struct {
     {"enqueue empty (marker)", step_enqueue_empty, CLG_SUCCESS},
     {"gather-tree", step_tree, CLG_SUCCESS},
     {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT},
+    {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS},
+    {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT},
 };
 enum { STEPS = sizeof steps / sizeof steps[0] };
 
