@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clgather.h"
 #include "first_call.h"
+#include "splitmix.h"
 #include "testing.h"
 
 #include <errno.h>
@@ -30,22 +31,11 @@
 #include <string.h>
 #include <time.h>
 
-#define GOLDEN 0x9E3779B97F4A7C15ull
 #define MIB ((size_t)1 << 20)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Deterministic inputs                                                                           */
 /* ---------------------------------------------------------------------------------------------- */
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Value i of stream seed. */
-static uint64_t sm_value(uint64_t seed, uint64_t i) { return mix64(seed + (i + 1) * GOLDEN); }
 
 /* Fill bytes with the little-endian words of stream seed. */
 static void fill_bytes(void *dst, size_t bytes, uint64_t seed)
@@ -53,11 +43,11 @@ static void fill_bytes(void *dst, size_t bytes, uint64_t seed)
     unsigned char *p = dst;
     size_t words = bytes / 8;
     for (size_t i = 0; i < words; ++i) {
-        uint64_t v = sm_value(seed, i);
+        uint64_t v = splitmix_value(seed, i);
         for (int b = 0; b < 8; ++b) p[i * 8 + b] = (unsigned char)(v >> (8 * b));
     }
     if (bytes % 8) {
-        uint64_t v = sm_value(seed, words);
+        uint64_t v = splitmix_value(seed, words);
         for (size_t b = 0; b < bytes % 8; ++b) p[words * 8 + b] = (unsigned char)(v >> (8 * b));
     }
 }
@@ -343,7 +333,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     const uint64_t A = (uint64_t)c->data_shape[c->axis];
     const size_t index_size = clg_dtype_size(c->index_type);
     const size_t index_count = index_bytes / index_size;
-    for (size_t i = 0; i < index_count; ++i) store_int(indices, c->index_type, i, (int64_t)(sm_value(c->seed, i) % A));
+    for (size_t i = 0; i < index_count; ++i) store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % A));
     res->index_fnv = fnv1a(indices, index_bytes);
     res->bytes = index_bytes + 2 * out_bytes; /* indices read + gathered rows read + output written */
 
@@ -431,9 +421,9 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
     int32_t end_token = 0;
     /* step ids in [0, 1000) (so end_token 0 appears now and then), parents in [0, W),
      * lengths in [T/2, T] */
-    for (size_t i = 0; i < n; ++i) steps[i] = (int32_t)(sm_value(c->seed, i) % 1000);
-    for (size_t i = 0; i < n; ++i) parents[i] = (int32_t)(sm_value(c->seed + 1, i) % (uint64_t)W);
-    for (int64_t b = 0; b < Bt; ++b) lens[b] = (int32_t)(T / 2 + (int64_t)(sm_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
+    for (size_t i = 0; i < n; ++i) steps[i] = (int32_t)(splitmix_value(c->seed, i) % 1000);
+    for (size_t i = 0; i < n; ++i) parents[i] = (int32_t)(splitmix_value(c->seed + 1, i) % (uint64_t)W);
+    for (int64_t b = 0; b < Bt; ++b) lens[b] = (int32_t)(T / 2 + (int64_t)(splitmix_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
     res->index_fnv = fnv1a(parents, n * 4);
     const size_t bytes = n * 4;
     res->bytes = 3 * bytes + (uint64_t)Bt * 4 + 4; /* step ids + parents read, output written */

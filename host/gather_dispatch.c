@@ -17,11 +17,13 @@
 #define CLG_MAX_GROUPS_DIM1 65535u
 #define CLG_CHECK_PER_ITEM 256u
 /* Streaming stores pay off once the output is too large to stay in the caches near the cores (it is
- * written back to memory anyway) and rows span several cache lines; measured on PoCL (bench/RESULTS.md):
- * +15-25% on embedding, batched and middle-axis rows, -20% on 64-byte rows. Below these sizes,
- * ordinary stores leave the output in cache for its consumer. */
+ * written back to memory anyway) and each store writes whole cache lines; measured on PoCL
+ * (bench/RESULTS.md): +15-25% on embedding, batched and middle-axis rows, +9% on 64-byte rows moved
+ * as one 64-byte unit, but -20% on the same rows moved in 16-byte units, and -6% on 4-byte units of
+ * the last axis. Below these sizes, ordinary stores leave the output in cache for its consumer. */
 #define CLG_STREAM_MIN_BYTES ((uint64_t)8 << 20)
-#define CLG_STREAM_MIN_ROW_BYTES 128u
+#define CLG_STREAM_MIN_ROW_BYTES 128u  /* rows of several units */
+#define CLG_STREAM_MIN_UNIT_BYTES 64u  /* rows of one unit: a whole line per store */
 
 typedef struct specialization {
     size_t move_bytes;
@@ -116,10 +118,10 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
                                max_u64(plan->index_elems, s.rows + s.rows_per_item * CLG_RUNS_LOCAL_SIZE));
     largest = max_u64(largest, plan->A);
     s.offsets64 = ctx->force_offsets64 || largest >= CLG_OFFSET32_LIMIT;
-    s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.units_per_row > 1 && s.move_bytes >= 16 &&
-               row_bytes >= CLG_STREAM_MIN_ROW_BYTES && plan->out_bytes >= CLG_STREAM_MIN_BYTES &&
-               ctx->force_stream >= 0;
-    if (ctx->force_stream > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.units_per_row > 1;
+    s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.move_bytes >= 16 &&
+               (s.units_per_row > 1 ? row_bytes >= CLG_STREAM_MIN_ROW_BYTES : row_bytes >= CLG_STREAM_MIN_UNIT_BYTES) &&
+               plan->out_bytes >= CLG_STREAM_MIN_BYTES && ctx->force_stream >= 0;
+    if (ctx->force_stream > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS;
     return s;
 }
 

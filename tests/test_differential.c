@@ -233,6 +233,67 @@ START_TEST(random_wide_rows)
 }
 END_TEST
 
+/* Rows of exactly one move unit, the kernels' vectorized one-unit path: the last axis (rows of one
+ * element) with groups small enough to prefetch whole and too large for that, and 64-byte rows on
+ * axis 0. Enough indices that segments hold many cache lines of output, output offsets that are
+ * multiples of the element but not of a line, so streamed line blocks, the rows before the first
+ * line boundary and the rows after the last are all written. */
+START_TEST(random_one_unit_rows)
+{
+    support_rng rng = {seed ^ 0x0E1707ull};
+    clg_context *ctx = support_cl_context();
+    const int cases = (int)(32 * scale) > 8 ? (int)(32 * scale) : 8;
+    for (int k = 0; k < cases; ++k) {
+        clg_testing_force_mapping(ctx, k % 8 == 7 ? 2 : 1);
+        clg_testing_force_offsets64(ctx, (k / 4) % 2);
+        clg_testing_force_stream(ctx, k % 2 ? 1 : -1);
+        const clg_dtype type = data_types[support_below(&rng, sizeof data_types / sizeof data_types[0])];
+        const int64_t elem = (int64_t)clg_dtype_size(type);
+        const int shape_kind = (int)support_below(&rng, 3);
+        int64_t data_shape[2], axis;
+        if (shape_kind == 0) { /* last axis, the group fits in the prefetched 64 KiB */
+            data_shape[0] = 1 + (int64_t)support_below(&rng, 6);
+            data_shape[1] = 1 + (int64_t)support_below(&rng, 400);
+            axis = 1;
+        } else if (shape_kind == 1) { /* last axis, a group larger than 64 KiB: rows prefetched one by one */
+            data_shape[0] = 1 + (int64_t)support_below(&rng, 2);
+            data_shape[1] = 65536 / elem + 1 + (int64_t)support_below(&rng, 3000);
+            axis = 1;
+        } else { /* axis 0, rows of one 64-byte line where the element divides it */
+            data_shape[0] = 1 + (int64_t)support_below(&rng, 3000);
+            data_shape[1] = elem <= 64 ? 64 / elem : 1;
+            axis = 0;
+        }
+        const int64_t A = data_shape[axis];
+        const int64_t n = 1 + (int64_t)support_below(&rng, 3000), idx_shape[] = {n};
+        random_case c;
+        memset(&c, 0, sizeof c);
+        c.axis_value = axis;
+        c.desc = support_ov_desc(CLG_OV_GATHER_8, type, 2, data_shape, CLG_I32, 1, idx_shape, &c.axis_value, 0);
+        c.desc.oob_policy = support_below(&rng, 2) ? CLG_OOB_ZERO : CLG_OOB_CLAMP;
+        c.data_bytes = (size_t)(data_shape[0] * data_shape[1] * elem);
+        c.index_bytes = (size_t)n * 4;
+        uint64_t out_bytes = 0;
+        clg_gather_sizes(&c.desc, NULL, NULL, &out_bytes);
+        c.out_bytes = (size_t)out_bytes;
+        c.data = malloc(c.data_bytes);
+        c.indices = malloc(c.index_bytes);
+        ck_assert_ptr_nonnull(c.data);
+        ck_assert_ptr_nonnull(c.indices);
+        for (size_t b = 0; b < c.data_bytes; ++b) ((unsigned char *)c.data)[b] = (unsigned char)support_next(&rng);
+        for (int64_t j = 0; j < n; ++j) /* [-A-2, A+1]: wrapped, in range and out of range */
+            support_store_int(c.indices, CLG_I32, (size_t)j, (int64_t)support_below(&rng, (uint64_t)(2 * A + 4)) - A - 2);
+        snprintf(c.name, sizeof c.name, "one-unit %d: [%" PRId64 ", %" PRId64 "] %s axis %" PRId64 ", %" PRId64 " indices",
+                 k, data_shape[0], data_shape[1], clg_dtype_name(type), axis, n);
+        compare_case(&c, k % 3 != 2, (size_t)(elem * (int64_t)support_below(&rng, 20)));
+        free_case(&c);
+    }
+    clg_testing_force_mapping(ctx, 0);
+    clg_testing_force_offsets64(ctx, 0);
+    clg_testing_force_stream(ctx, 0);
+}
+END_TEST
+
 int main(void)
 {
     const char *env = getenv("CLGATHER_TEST_SEED");
@@ -250,6 +311,7 @@ int main(void)
     tcase_add_test(tc, random_automatic_choice);
     tcase_add_test(tc, random_row_runs_streaming_stores);
     tcase_add_test(tc, random_wide_rows);
+    tcase_add_test(tc, random_one_unit_rows);
     suite_add_tcase(s, tc);
     return support_run_suite(s);
 }
