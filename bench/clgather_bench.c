@@ -20,7 +20,8 @@
  * Ratios: ratio_to_copy is against the copy measured once at the start (what the brief asks for).
  * ratio_to_adjacent_copy is against the evicting copies timed just before each of the case's runs,
  * so a case and its ceiling see the same seconds of a shared machine; tiny is likewise held against
- * empty-kernel round trips interleaved with its calls.
+ * empty-kernel round trips interleaved with its calls, and onnx-checked against the same call
+ * with the policy overridden to zeros (no index check) interleaved with it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "clgather.h"
@@ -131,6 +132,7 @@ typedef struct case_result {
      * same seconds as the case, against drifts of a shared machine's memory system (0 if none) */
     double adjacent_copy_gbps, ratio_to_adjacent_copy;
     double adjacent_empty_rt; /* tiny: median empty-kernel round trip interleaved with its calls */
+    double unchecked_wall_median; /* error-policy cases: the same call without the index check, interleaved */
     double ref_median, speedup;
     int repeats;
     uint64_t index_fnv;
@@ -401,7 +403,24 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     double *tk = xmalloc(sizeof(double) * (size_t)reps);
     double *tw = xmalloc(sizeof(double) * (size_t)reps);
     double *tf = xmalloc(sizeof(double) * (size_t)reps);
+    /* Under the error policy, the same call with the policy overridden to zeros (no index check)
+     * runs before each timed call: the check's cost, measured in the same seconds. */
+    const int checked = c->preset <= CLG_ONNX_13;
+    clg_gather_desc unchecked = desc;
+    unchecked.oob_policy = CLG_OOB_ZERO;
+    double *tu = xmalloc(sizeof(double) * (size_t)reps);
     for (int r = 0; r < reps; ++r) {
+        if (checked) {
+            flush_cache(env);
+            cl_event ev;
+            double t0 = now_s();
+            check_clg(clg_gather_enqueue(env->ctx, &unchecked, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL,
+                                         &ev),
+                      c->name);
+            check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+            tu[r] = now_s() - t0;
+            clReleaseEvent(ev);
+        }
         /* tiny: an empty-kernel round trip next to each call, so both see the same machine */
         tf[r] = is_tiny ? empty_roundtrip(env) : flush_cache(env);
         cl_event ev;
@@ -418,9 +437,11 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
         res->adjacent_empty_rt = median_of(tf, reps);
     else
         summarize_adjacent_copy(res, env, tf, reps);
+    if (checked) res->unchecked_wall_median = median_of(tu, reps);
     free(tk);
     free(tw);
     free(tf);
+    free(tu);
     free(t);
     clReleaseMemObject(d_data);
     clReleaseMemObject(d_indices);
@@ -597,6 +618,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
             json_number(f, r->adjacent_copy_gbps);
             fputs(", \"ratio_to_adjacent_copy\": ", f);
             json_number(f, r->ratio_to_adjacent_copy);
+        }
+        if (r->unchecked_wall_median > 0) {
+            fputs(", \"unchecked_wall_median_s\": ", f);
+            json_number(f, r->unchecked_wall_median);
         }
         if (r->adjacent_empty_rt > 0) {
             fputs(", \"adjacent_empty_roundtrip_s\": ", f);
@@ -800,6 +825,9 @@ int main(int argc, char **argv)
     }
     if (emb && chk)
         printf("\nonnx-checked / embedding-f32 (wall, call + wait): %.3fx\n", chk->wall_median / emb->wall_median);
+    if (chk && chk->unchecked_wall_median > 0)
+        printf("onnx-checked / the same call without the check, interleaved (wall): %.3fx\n",
+               chk->wall_median / chk->unchecked_wall_median);
     first_call_times fc = {-1, -1, -1, 0};
     if (first_call) {
         fc = measure_first_call(device_spec);
