@@ -1,13 +1,14 @@
-/* clgather-row-ceiling: what this machine's cores can do, natively, on the rows-u8 case.
+/* clgather-row-ceiling: what this machine's cores can do, natively, on the random-row cases.
  *
  * rows-u8 (1,000,000 rows of 64 bytes, 262,144 random int32 indices) reads one random cache line
- * per row, so it is bound by how many misses the cores keep in flight, not by streaming bandwidth.
- * This program answers "is 0.85 of copy reachable at all here?" without OpenCL: hand-written C on
- * the same number of threads, with the same index values as clgather-bench, against a plain copy
- * measured the same way. Variants: prefetch distance (rows ahead) and ordinary or streaming
- * (non-temporal) stores; the median of each, and its ratio to the copy.
+ * per row, and middle-axis (256 groups of 1024 rows of 128 bytes, 512 random rows from each) two;
+ * both are bound by how many misses the cores keep in flight, not by streaming bandwidth. This
+ * program answers "is 0.85 of copy reachable at all here?" without OpenCL: hand-written C on the
+ * same number of threads, with the same index values as clgather-bench, against a plain copy
+ * measured the same way. Variants: prefetch distance (rows ahead, within a group) and ordinary or
+ * streaming (non-temporal) stores; the median of each, and its ratio to the copy.
  *
- *   clgather-row-ceiling [--threads N] [--repeat N]
+ *   clgather-row-ceiling [--case rows-u8|middle-axis] [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "splitmix.h"
@@ -23,10 +24,17 @@
 #include <emmintrin.h>
 #endif
 
-#define ROW_BYTES 64u
-#define ROWS 1000000u
-#define INDICES 262144u
-#define INDEX_SEED 1200u /* clgather-bench's rows-u8 stream */
+/* The gathered shape: output row r = g * indices + n copies data row g * rows + idx[n]. */
+typedef struct shape {
+    const char *name;
+    size_t groups, rows, row_bytes, indices;
+    uint64_t index_seed; /* clgather-bench's stream for the case */
+} shape;
+
+static const shape shapes[] = {
+    {"rows-u8", 1, 1000000, 64, 262144, 1200},
+    {"middle-axis", 256, 1024, 128, 512, 1400},
+};
 #define COPY_BYTES ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
 #define MAX_THREADS 256
@@ -41,8 +49,10 @@ typedef struct variant {
 static const variant variants[] = {
     {"copy 256 MiB (ordinary stores)", 0, 0, 1},
     {"gather, no prefetch", 0, 0, 0},
+    {"gather, prefetch 8 rows", 8, 0, 0},
     {"gather, prefetch 16 rows", 16, 0, 0},
     {"gather, prefetch 32 rows", 32, 0, 0},
+    {"gather, prefetch 8 rows, streaming", 8, 1, 0},
     {"gather, prefetch 16 rows, streaming", 16, 1, 0},
     {"gather, prefetch 32 rows, streaming", 32, 1, 0},
     {"gather, prefetch 64 rows, streaming", 64, 1, 0},
@@ -51,6 +61,7 @@ static const variant variants[] = {
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
 static struct {
+    const shape *shape;
     unsigned char *data, *out, *copy_src, *copy_dst;
     int32_t *indices;
     unsigned threads;
@@ -58,26 +69,37 @@ static struct {
     pthread_barrier_t start, done;
 } job;
 
-static void copy_row(unsigned char *dst, const unsigned char *src, int stream)
+/* One row: 16-byte moves (row bytes are a multiple of 16 and rows are 64-byte aligned). */
+static void copy_row(unsigned char *dst, const unsigned char *src, size_t bytes, int stream)
 {
 #ifdef __SSE2__
     if (stream) {
-        for (unsigned b = 0; b < ROW_BYTES; b += 16)
+        for (size_t b = 0; b < bytes; b += 16)
             _mm_stream_si128((__m128i *)(dst + b), _mm_load_si128((const __m128i *)(src + b)));
         return;
     }
 #else
     (void)stream;
 #endif
-    memcpy(dst, src, ROW_BYTES);
+    memcpy(dst, src, bytes);
+}
+
+static void prefetch_row(const unsigned char *row, size_t bytes)
+{
+    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
 }
 
 static void gather_part(unsigned part, const variant *v)
 {
-    const size_t begin = (size_t)INDICES * part / job.threads, end = (size_t)INDICES * (part + 1) / job.threads;
-    for (size_t k = begin; k < end; ++k) {
-        if (v->ahead && k + v->ahead < end) __builtin_prefetch(job.data + (size_t)job.indices[k + v->ahead] * ROW_BYTES);
-        copy_row(job.out + k * ROW_BYTES, job.data + (size_t)job.indices[k] * ROW_BYTES, v->stream);
+    const shape *s = job.shape;
+    const size_t total = s->groups * s->indices;
+    const size_t begin = total * part / job.threads, end = total * (part + 1) / job.threads;
+    for (size_t r = begin; r < end; ++r) {
+        const size_t g = r / s->indices, n = r % s->indices;
+        const unsigned char *group = job.data + g * s->rows * s->row_bytes;
+        if (v->ahead && n + v->ahead < s->indices && r + v->ahead < end)
+            prefetch_row(group + (size_t)job.indices[n + v->ahead] * s->row_bytes, s->row_bytes);
+        copy_row(job.out + r * s->row_bytes, group + (size_t)job.indices[n] * s->row_bytes, s->row_bytes, v->stream);
     }
 #ifdef __SSE2__
     if (v->stream) _mm_sfence();
@@ -86,9 +108,9 @@ static void gather_part(unsigned part, const variant *v)
 
 static void copy_part(unsigned part)
 {
-    const size_t lines = COPY_BYTES / ROW_BYTES;
+    const size_t lines = COPY_BYTES / 64;
     const size_t begin = lines * part / job.threads, end = lines * (part + 1) / job.threads;
-    for (size_t k = begin; k < end; ++k) copy_row(job.copy_dst + k * ROW_BYTES, job.copy_src + k * ROW_BYTES, 0);
+    for (size_t k = begin; k < end; ++k) copy_row(job.copy_dst + k * 64, job.copy_src + k * 64, 64, 0);
 }
 
 static void run_part(unsigned part)
@@ -150,13 +172,23 @@ int main(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = cores > 0 ? (unsigned)cores : 1, repeat = 21;
+    job.shape = &shapes[0];
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+        if (!strcmp(argv[i], "--case") && i + 1 < argc) {
+            const char *name = argv[++i];
+            job.shape = NULL;
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+                if (!strcmp(name, shapes[k].name)) job.shape = &shapes[k];
+            if (!job.shape) {
+                fprintf(stderr, "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis)\n", name);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = (unsigned)strtoul(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: clgather-row-ceiling [--threads N] [--repeat N]\n");
+            fprintf(stderr, "usage: clgather-row-ceiling [--case rows-u8|middle-axis] [--threads N] [--repeat N]\n");
             return 2;
         }
     }
@@ -165,13 +197,15 @@ int main(int argc, char **argv)
         return 2;
     }
     job.threads = threads;
-    job.data = allocate((size_t)ROWS * ROW_BYTES);
-    job.out = allocate((size_t)INDICES * ROW_BYTES);
+    const shape *sh = job.shape;
+    const size_t out_bytes = sh->groups * sh->indices * sh->row_bytes;
+    job.data = allocate(sh->groups * sh->rows * sh->row_bytes);
+    job.out = allocate(out_bytes);
     job.copy_src = allocate(COPY_BYTES);
     job.copy_dst = allocate(COPY_BYTES);
-    job.indices = allocate(INDICES * sizeof(int32_t));
+    job.indices = allocate(sh->indices * sizeof(int32_t));
     unsigned char *evict = allocate(EVICT_BYTES);
-    for (size_t i = 0; i < INDICES; ++i) job.indices[i] = (int32_t)(splitmix_value(INDEX_SEED, i) % ROWS);
+    for (size_t i = 0; i < sh->indices; ++i) job.indices[i] = (int32_t)(splitmix_value(sh->index_seed, i) % sh->rows);
 
     pthread_barrier_init(&job.start, NULL, threads);
     pthread_barrier_init(&job.done, NULL, threads);
@@ -188,16 +222,17 @@ int main(int argc, char **argv)
     pthread_barrier_wait(&job.start);
     for (unsigned t = 1; t < threads; ++t) pthread_join(pool[t], NULL);
 
-    printf("clgather-row-ceiling: %u threads, median of %u runs (caches evicted before each)\n", threads, repeat);
-    printf("rows-u8 bytes: indices + rows read + output written = %.2f MB\n",
-           (INDICES * 4.0 + 2.0 * INDICES * ROW_BYTES) / 1e6);
+    const double case_bytes = (double)sh->indices * 4.0 + 2.0 * (double)out_bytes;
+    printf("clgather-row-ceiling: %s, %u threads, median of %u runs (caches evicted before each)\n", sh->name,
+           threads, repeat);
+    printf("bytes: indices + rows read + output written = %.2f MB\n", case_bytes / 1e6);
     printf("%-40s %10s %8s %8s\n", "variant", "median", "GB/s", "/copy");
     double copy_gbps = 0;
     for (unsigned v = 0; v < VARIANTS; ++v) {
         double *t = times + (size_t)v * repeat;
         qsort(t, repeat, sizeof *t, by_value);
         const double median = t[repeat / 2];
-        const double bytes = variants[v].copy ? 2.0 * COPY_BYTES : INDICES * 4.0 + 2.0 * INDICES * ROW_BYTES;
+        const double bytes = variants[v].copy ? 2.0 * COPY_BYTES : case_bytes;
         const double gbps = bytes / median / 1e9;
         if (variants[v].copy) copy_gbps = gbps;
         printf("%-40s %8.3fms %8.2f %8.3f\n", variants[v].name, median * 1e3, gbps, gbps / copy_gbps);
