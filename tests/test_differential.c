@@ -235,9 +235,8 @@ END_TEST
 
 /* Rows of exactly one move unit, the kernels' vectorized one-unit path: the last axis (rows of one
  * element) with groups small enough to prefetch whole and too large for that, and 64-byte rows on
- * axis 0. Enough indices that segments hold many cache lines of output, output offsets that are
- * multiples of the element but not of a line, so streamed line blocks, the rows before the first
- * line boundary and the rows after the last are all written. */
+ * axis 0. Enough indices that segments span many work-items and their prefetch windows, streaming
+ * forced on and off, and output offsets that are multiples of the element but not of a line. */
 START_TEST(random_one_unit_rows)
 {
     support_rng rng = {seed ^ 0x0E1707ull};
