@@ -279,6 +279,21 @@ static void measure_copy(bench_env *env, int repeat)
 }
 
 /* One launch of the empty kernel on the bench queue, waited for: seconds. */
+/* One gather call, enqueued and waited for: its wall seconds, and the kernel's profiled seconds
+ * where kernel_s is given. */
+static double timed_gather(bench_env *env, const char *name, const clg_gather_desc *desc, cl_mem d_data,
+                           cl_mem d_indices, cl_mem d_out, double *kernel_s)
+{
+    cl_event ev;
+    const double t0 = now_s();
+    check_clg(clg_gather_enqueue(env->ctx, desc, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL, &ev), name);
+    check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+    const double wall = now_s() - t0;
+    if (kernel_s) *kernel_s = event_seconds(ev);
+    clReleaseEvent(ev);
+    return wall;
+}
+
 static double empty_roundtrip(bench_env *env)
 {
     size_t global = 1, local = 1;
@@ -381,13 +396,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     check_cl(clFinish(env->queue), "clFinish");
 
     /* warm-up (builds and caches the specialization), then check the result bit for bit */
-    for (int w = 0; w < 2; ++w) {
-        cl_event ev;
-        check_clg(clg_gather_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL, &ev),
-                  c->name);
-        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-        clReleaseEvent(ev);
-    }
+    for (int w = 0; w < 2; ++w) timed_gather(env, c->name, &desc, d_data, d_indices, d_out, NULL);
     res->verified = 0;
     if (verify) {
         void *got = xmalloc(out_bytes);
@@ -412,25 +421,11 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     for (int r = 0; r < reps; ++r) {
         if (checked) {
             flush_cache(env);
-            cl_event ev;
-            double t0 = now_s();
-            check_clg(clg_gather_enqueue(env->ctx, &unchecked, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL,
-                                         &ev),
-                      c->name);
-            check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-            tu[r] = now_s() - t0;
-            clReleaseEvent(ev);
+            tu[r] = timed_gather(env, c->name, &unchecked, d_data, d_indices, d_out, NULL);
         }
         /* tiny: an empty-kernel round trip next to each call, so both see the same machine */
         tf[r] = is_tiny ? empty_roundtrip(env) : flush_cache(env);
-        cl_event ev;
-        double t0 = now_s();
-        check_clg(clg_gather_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL, &ev),
-                  c->name);
-        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-        tw[r] = now_s() - t0;
-        tk[r] = event_seconds(ev);
-        clReleaseEvent(ev);
+        tw[r] = timed_gather(env, c->name, &desc, d_data, d_indices, d_out, &tk[r]);
     }
     summarize_times(res, tk, tw, reps);
     if (is_tiny)

@@ -196,6 +196,29 @@ END_TEST
 START_TEST(random_row_runs_streaming_stores) { run_random_cases(250, 1, 0, 1, 6); }
 END_TEST
 
+/* A 2-D OpenVINO Gather-8 case: random data bytes, then n i32 indices drawn from [index_lo, index_hi]. */
+static void make_2d_case(random_case *c, support_rng *rng, clg_dtype type, const int64_t data_shape[2], int64_t axis,
+                         int64_t n, int64_t index_lo, int64_t index_hi)
+{
+    const int64_t idx_shape[] = {n};
+    memset(c, 0, sizeof *c);
+    c->axis_value = axis;
+    c->desc = support_ov_desc(CLG_OV_GATHER_8, type, 2, data_shape, CLG_I32, 1, idx_shape, &c->axis_value, 0);
+    c->data_bytes = (size_t)(data_shape[0] * data_shape[1]) * clg_dtype_size(type);
+    c->index_bytes = (size_t)n * 4;
+    uint64_t out_bytes = 0;
+    ck_assert_int_eq(clg_gather_sizes(&c->desc, NULL, NULL, &out_bytes), CLG_SUCCESS);
+    c->out_bytes = (size_t)out_bytes;
+    c->data = malloc(c->data_bytes);
+    c->indices = malloc(c->index_bytes);
+    ck_assert_ptr_nonnull(c->data);
+    ck_assert_ptr_nonnull(c->indices);
+    for (size_t b = 0; b < c->data_bytes; ++b) ((unsigned char *)c->data)[b] = (unsigned char)support_next(rng);
+    for (int64_t j = 0; j < n; ++j)
+        support_store_int(c->indices, CLG_I32, (size_t)j,
+                          index_lo + (int64_t)support_below(rng, (uint64_t)(index_hi - index_lo + 1)));
+}
+
 /* Larger rows and many rows, so work-items carry several rows and rows several 16-byte units. */
 START_TEST(random_wide_rows)
 {
@@ -208,20 +231,10 @@ START_TEST(random_wide_rows)
         const int64_t rows = 1 + (int64_t)support_below(&rng, 300);
         const int64_t width = 1 + (int64_t)support_below(&rng, 200);
         const int64_t n = 1 + (int64_t)support_below(&rng, 700);
-        const int64_t data_shape[] = {rows, width}, idx_shape[] = {n}, axis = 0;
+        const int64_t data_shape[] = {rows, width};
         const clg_dtype type = data_types[support_below(&rng, sizeof data_types / sizeof data_types[0])];
         random_case c;
-        memset(&c, 0, sizeof c);
-        c.axis_value = axis;
-        c.desc = support_ov_desc(CLG_OV_GATHER_8, type, 2, data_shape, CLG_I32, 1, idx_shape, &c.axis_value, 0);
-        c.data_bytes = (size_t)(rows * width) * clg_dtype_size(type);
-        c.index_bytes = (size_t)n * 4;
-        c.out_bytes = (size_t)(n * width) * clg_dtype_size(type);
-        c.data = malloc(c.data_bytes);
-        c.indices = malloc(c.index_bytes);
-        for (size_t b = 0; b < c.data_bytes; ++b) ((unsigned char *)c.data)[b] = (unsigned char)support_next(&rng);
-        for (int64_t j = 0; j < n; ++j)
-            support_store_int(c.indices, CLG_I32, (size_t)j, (int64_t)support_below(&rng, (uint64_t)(rows + 2)) - 1);
+        make_2d_case(&c, &rng, type, data_shape, 0, n, -1, rows); /* one below and one above the range */
         snprintf(c.name, sizeof c.name, "wide %d: [%" PRId64 ", %" PRId64 "] %s, %" PRId64 " indices", k, rows, width,
                  clg_dtype_name(type), n);
         compare_case(&c, k % 3 != 0, (size_t)support_below(&rng, 20));
@@ -264,24 +277,11 @@ START_TEST(random_one_unit_rows)
             axis = 0;
         }
         const int64_t A = data_shape[axis];
-        const int64_t n = 1 + (int64_t)support_below(&rng, 3000), idx_shape[] = {n};
+        const int64_t n = 1 + (int64_t)support_below(&rng, 3000);
+        const clg_oob_policy policy = support_below(&rng, 2) ? CLG_OOB_ZERO : CLG_OOB_CLAMP;
         random_case c;
-        memset(&c, 0, sizeof c);
-        c.axis_value = axis;
-        c.desc = support_ov_desc(CLG_OV_GATHER_8, type, 2, data_shape, CLG_I32, 1, idx_shape, &c.axis_value, 0);
-        c.desc.oob_policy = support_below(&rng, 2) ? CLG_OOB_ZERO : CLG_OOB_CLAMP;
-        c.data_bytes = (size_t)(data_shape[0] * data_shape[1] * elem);
-        c.index_bytes = (size_t)n * 4;
-        uint64_t out_bytes = 0;
-        clg_gather_sizes(&c.desc, NULL, NULL, &out_bytes);
-        c.out_bytes = (size_t)out_bytes;
-        c.data = malloc(c.data_bytes);
-        c.indices = malloc(c.index_bytes);
-        ck_assert_ptr_nonnull(c.data);
-        ck_assert_ptr_nonnull(c.indices);
-        for (size_t b = 0; b < c.data_bytes; ++b) ((unsigned char *)c.data)[b] = (unsigned char)support_next(&rng);
-        for (int64_t j = 0; j < n; ++j) /* [-A-2, A+1]: wrapped, in range and out of range */
-            support_store_int(c.indices, CLG_I32, (size_t)j, (int64_t)support_below(&rng, (uint64_t)(2 * A + 4)) - A - 2);
+        make_2d_case(&c, &rng, type, data_shape, axis, n, -A - 2, A + 1); /* wrapped, in range, out of range */
+        c.desc.oob_policy = policy;
         snprintf(c.name, sizeof c.name, "one-unit %d: [%" PRId64 ", %" PRId64 "] %s axis %" PRId64 ", %" PRId64 " indices",
                  k, data_shape[0], data_shape[1], clg_dtype_name(type), axis, n);
         compare_case(&c, k % 3 != 2, (size_t)(elem * (int64_t)support_below(&rng, 20)));
