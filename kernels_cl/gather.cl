@@ -180,19 +180,13 @@ inline offset_t unit_source(__global const IDX_T *restrict idx, offset_t k, long
 #endif
 }
 
-/* Prefetch the unit that row k + U1_AHEAD selects, while it is still in this group. */
-inline void prefetch_unit_ahead(__global const MOVE_T *restrict src, __global const IDX_T *restrict idx, offset_t k,
-                                offset_t avail, long A)
-{
-    long row;
-    if (avail - k > U1_AHEAD && index_in_range(idx[k + U1_AHEAD], A, &row)) PREFETCH(src + row);
-}
-
 inline void copy_units(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
                        __global const IDX_T *restrict idx, offset_t count, offset_t avail, long A, int prefetch_ahead)
 {
     for (offset_t k = 0; k < count; ++k) {
-        if (prefetch_ahead) prefetch_unit_ahead(src, idx, k, avail, A);
+        /* the unit that row k + U1_AHEAD selects, while that row is still in this group */
+        if (prefetch_ahead && avail - k > U1_AHEAD)
+            prefetch_row((__global const uchar *)src, idx, k + U1_AHEAD, A, sizeof(MOVE_T));
         int ok;
         const MOVE_T v = src[unit_source(idx, k, A, &ok)];
         STORE_UNIT(dst + k, ok ? v : (MOVE_T)(0));
