@@ -87,8 +87,9 @@ inline int select_row(IDX_T raw, long A, long *row)
 #define PREFETCH_AHEAD_BYTES 2048u
 #define PREFETCH_MAX_ROWS 64u
 /* Of a row at least PREFETCH_AHEAD_BYTES long only the head is prefetched: once its reads begin the
- * hardware prefetcher streams the rest. Paired A/B on PoCL: -3 to -10% on 3 and 8 KiB rows; on 1 KiB
- * rows it cost 15% (too short for the hardware to ramp up), so shorter rows are prefetched whole. */
+ * hardware prefetcher streams the rest. Paired A/B on PoCL: 3-10% faster on 3 and 8 KiB rows in five
+ * of six sets; on 1 KiB rows it cost 15% (too short for the hardware to ramp up), so shorter rows are
+ * prefetched whole. */
 #define PREFETCH_HEAD_BYTES 256u
 
 /* Prefetch the first prefetch_bytes (<= row_bytes) of the row that idx[ahead] selects, if it is in
