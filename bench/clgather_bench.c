@@ -278,7 +278,6 @@ static void measure_copy(bench_env *env, int repeat)
     clReleaseMemObject(dst);
 }
 
-/* One launch of the empty kernel on the bench queue, waited for: seconds. */
 /* One gather call, enqueued and waited for: its wall seconds, and the kernel's profiled seconds
  * where kernel_s is given. */
 static double timed_gather(bench_env *env, const char *name, const clg_gather_desc *desc, cl_mem d_data,
@@ -294,6 +293,7 @@ static double timed_gather(bench_env *env, const char *name, const clg_gather_de
     return wall;
 }
 
+/* One launch of the empty kernel on the bench queue, waited for: seconds. */
 static double empty_roundtrip(bench_env *env)
 {
     size_t global = 1, local = 1;

@@ -93,14 +93,14 @@ inline int select_row(IDX_T raw, long A, long *row)
 #define PREFETCH_HEAD_BYTES 256u
 
 /* Prefetch the first prefetch_bytes (<= row_bytes) of the row that idx[ahead] selects, if it is in
- * range. */
+ * range. Byte sizes are 64-bit: the 32-bit offsets the host may prove count move units, not bytes. */
 inline void prefetch_row(__global const uchar *restrict src, __global const IDX_T *restrict idx, offset_t ahead,
-                         long A, offset_t row_bytes, offset_t prefetch_bytes)
+                         long A, ulong row_bytes, uint prefetch_bytes)
 {
     long row;
     if (index_in_range(idx[ahead], A, &row)) {
-        __global const uchar *p = src + (offset_t)row * row_bytes;
-        for (offset_t b = 0; b < prefetch_bytes; b += CACHE_LINE) PREFETCH(p + b);
+        __global const uchar *p = src + (ulong)row * row_bytes;
+        for (uint b = 0; b < prefetch_bytes; b += CACHE_LINE) PREFETCH(p + b);
     }
 }
 
@@ -113,10 +113,11 @@ inline void prefetch_row(__global const uchar *restrict src, __global const IDX_
 inline void copy_segment(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
                          __global const IDX_T *restrict idx, offset_t count, offset_t avail, long A, offset_t U)
 {
-    const offset_t row_bytes = U * (offset_t)sizeof(MOVE_T);
-    offset_t ahead = row_bytes >= PREFETCH_AHEAD_BYTES ? 1 : PREFETCH_AHEAD_BYTES / row_bytes;
+    const ulong row_bytes = (ulong)U * sizeof(MOVE_T);
+    const int long_row = row_bytes >= PREFETCH_AHEAD_BYTES;
+    offset_t ahead = long_row ? 1 : PREFETCH_AHEAD_BYTES / (uint)row_bytes;
     if (ahead > PREFETCH_MAX_ROWS) ahead = PREFETCH_MAX_ROWS;
-    const offset_t prefetch_bytes = row_bytes >= PREFETCH_AHEAD_BYTES ? PREFETCH_HEAD_BYTES : row_bytes;
+    const uint prefetch_bytes = long_row ? PREFETCH_HEAD_BYTES : (uint)row_bytes;
     for (offset_t k = 0; k < count; ++k) {
         long row;
         if (avail - k > ahead) prefetch_row((__global const uchar *)src, idx, k + ahead, A, row_bytes, prefetch_bytes);
