@@ -1,14 +1,18 @@
-/* clgather-row-ceiling: what this machine's cores can do, natively, on the random-row cases.
+/* clgather-row-ceiling: what this machine's cores can do, natively, on the row-gather cases.
  *
  * rows-u8 (1,000,000 rows of 64 bytes, 262,144 random int32 indices) reads one random cache line
  * per row, and middle-axis (256 groups of 1024 rows of 128 bytes, 512 random rows from each) two;
- * both are bound by how many misses the cores keep in flight, not by streaming bandwidth. This
+ * both are bound by how many misses the cores keep in flight, not by streaming bandwidth. The
+ * embeddings (3 and 8 KiB rows) are streams of a few dozen lines each, where the prefetch of a
+ * row's head and the cost of store fences show. This
  * program answers "is 0.85 of copy reachable at all here?" without OpenCL: hand-written C on the
  * same number of threads, with the same index values as clgather-bench, against a plain copy
- * measured the same way. Variants: prefetch distance (rows ahead, within a group) and ordinary or
- * streaming (non-temporal) stores; the median of each, and its ratio to the copy.
+ * measured the same way. Variants: prefetch distance (rows ahead, within a group), whole rows or
+ * their heads, ordinary or streaming (non-temporal) stores, and an sfence after every row or every
+ * 4 rows (what a kernel that fences per work-item pays); the median of each, and its ratio to the
+ * copy.
  *
- *   clgather-row-ceiling [--case rows-u8|middle-axis] [--threads N] [--repeat N]
+ *   clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "splitmix.h"
@@ -21,7 +25,18 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __SSE2__
-#include <emmintrin.h>
+#include <immintrin.h>
+#endif
+
+/* Streaming stores as wide as this build's CPU allows (CMake builds this tool with -march=native):
+ * on Zen 5, 16-byte streaming stores ran 3 KiB rows at half the speed of 64-byte ones, so a ceiling
+ * measured with narrower stores than the kernels' would be no ceiling. */
+#if defined(__AVX512F__)
+#define STREAM_BYTES 64
+#elif defined(__AVX__)
+#define STREAM_BYTES 32
+#else
+#define STREAM_BYTES 16
 #endif
 
 /* The gathered shape: output row r = g * indices + n copies data row g * rows + idx[n]. */
@@ -34,6 +49,8 @@ typedef struct shape {
 static const shape shapes[] = {
     {"rows-u8", 1, 1000000, 64, 262144, 1200},
     {"middle-axis", 256, 1024, 128, 512, 1400},
+    {"embedding-f32", 1, 100000, 3072, 32768, 1000},
+    {"embedding-f16-i64", 1, 32000, 8192, 8192, 1100},
 };
 #define COPY_BYTES ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
@@ -42,21 +59,29 @@ static const shape shapes[] = {
 typedef struct variant {
     const char *name;
     unsigned ahead; /* rows prefetched ahead, 0 for none; the copy ignores it */
+    unsigned head;  /* bytes of each row prefetched, 0 for the whole row */
     int stream;     /* non-temporal stores */
     int copy;       /* the copy ceiling instead of the gather */
+    unsigned fence; /* an sfence after every this many rows, 0 for one at the end */
 } variant;
 
 static const variant variants[] = {
-    {"copy 256 MiB (ordinary stores)", 0, 0, 1},
-    {"gather, no prefetch", 0, 0, 0},
-    {"gather, prefetch 8 rows", 8, 0, 0},
-    {"gather, prefetch 16 rows", 16, 0, 0},
-    {"gather, prefetch 32 rows", 32, 0, 0},
-    {"gather, prefetch 8 rows, streaming", 8, 1, 0},
-    {"gather, prefetch 16 rows, streaming", 16, 1, 0},
-    {"gather, prefetch 32 rows, streaming", 32, 1, 0},
-    {"gather, prefetch 64 rows, streaming", 64, 1, 0},
-    {"gather, prefetch 128 rows, streaming", 128, 1, 0},
+    {"copy 256 MiB (ordinary stores)", 0, 0, 0, 1, 0},
+    {"gather, no prefetch", 0, 0, 0, 0, 0},
+    {"gather, prefetch 8 rows", 8, 0, 0, 0, 0},
+    {"gather, prefetch 16 rows", 16, 0, 0, 0, 0},
+    {"gather, prefetch 32 rows", 32, 0, 0, 0, 0},
+    {"gather, prefetch 8 rows, streaming", 8, 0, 1, 0, 0},
+    {"gather, prefetch 16 rows, streaming", 16, 0, 1, 0, 0},
+    {"gather, prefetch 32 rows, streaming", 32, 0, 1, 0, 0},
+    {"gather, prefetch 64 rows, streaming", 64, 0, 1, 0, 0},
+    {"gather, prefetch 128 rows, streaming", 128, 0, 1, 0, 0},
+    {"gather, no prefetch, streaming", 0, 0, 1, 0, 0},
+    {"gather, prefetch 1 row's 256-byte head, streaming", 1, 256, 1, 0, 0},
+    {"gather, prefetch 1 row, streaming", 1, 0, 1, 0, 0},
+    {"gather, prefetch 2 rows' heads, streaming", 2, 256, 1, 0, 0},
+    {"gather, 1 row's head, streaming, sfence per row", 1, 256, 1, 0, 1},
+    {"gather, 1 row's head, streaming, sfence per 4 rows", 1, 256, 1, 0, 4},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -69,10 +94,22 @@ static struct {
     pthread_barrier_t start, done;
 } job;
 
-/* One row: 16-byte moves (row bytes are a multiple of 16 and rows are 64-byte aligned). */
+/* One row (row bytes are a multiple of 64 and rows are 64-byte aligned). */
 static void copy_row(unsigned char *dst, const unsigned char *src, size_t bytes, int stream)
 {
-#ifdef __SSE2__
+#if defined(__AVX512F__)
+    if (stream) {
+        for (size_t b = 0; b < bytes; b += 64)
+            _mm512_stream_si512((__m512i *)(dst + b), _mm512_load_si512((const void *)(src + b)));
+        return;
+    }
+#elif defined(__AVX__)
+    if (stream) {
+        for (size_t b = 0; b < bytes; b += 32)
+            _mm256_stream_si256((__m256i *)(dst + b), _mm256_load_si256((const __m256i *)(src + b)));
+        return;
+    }
+#elif defined(__SSE2__)
     if (stream) {
         for (size_t b = 0; b < bytes; b += 16)
             _mm_stream_si128((__m128i *)(dst + b), _mm_load_si128((const __m128i *)(src + b)));
@@ -98,8 +135,12 @@ static void gather_part(unsigned part, const variant *v)
         const size_t g = r / s->indices, n = r % s->indices;
         const unsigned char *group = job.data + g * s->rows * s->row_bytes;
         if (v->ahead && n + v->ahead < s->indices && r + v->ahead < end)
-            prefetch_row(group + (size_t)job.indices[n + v->ahead] * s->row_bytes, s->row_bytes);
+            prefetch_row(group + (size_t)job.indices[n + v->ahead] * s->row_bytes,
+                         v->head && v->head < s->row_bytes ? v->head : s->row_bytes);
         copy_row(job.out + r * s->row_bytes, group + (size_t)job.indices[n] * s->row_bytes, s->row_bytes, v->stream);
+#ifdef __SSE2__
+        if (v->fence && (r - begin + 1) % v->fence == 0) _mm_sfence();
+#endif
     }
 #ifdef __SSE2__
     if (v->stream) _mm_sfence();
@@ -180,7 +221,7 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
                 if (!strcmp(name, shapes[k].name)) job.shape = &shapes[k];
             if (!job.shape) {
-                fprintf(stderr, "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis)\n", name);
+                fprintf(stderr, "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis, embedding-f32, embedding-f16-i64)\n", name);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
@@ -188,7 +229,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = (unsigned)strtoul(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: clgather-row-ceiling [--case rows-u8|middle-axis] [--threads N] [--repeat N]\n");
+            fprintf(stderr, "usage: clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] [--threads N] [--repeat N]\n");
             return 2;
         }
     }
@@ -223,8 +264,9 @@ int main(int argc, char **argv)
     for (unsigned t = 1; t < threads; ++t) pthread_join(pool[t], NULL);
 
     const double case_bytes = (double)sh->indices * 4.0 + 2.0 * (double)out_bytes;
-    printf("clgather-row-ceiling: %s, %u threads, median of %u runs (caches evicted before each)\n", sh->name,
-           threads, repeat);
+    printf("clgather-row-ceiling: %s, %u threads, median of %u runs (caches evicted before each), %d-byte "
+           "streaming stores\n",
+           sh->name, threads, repeat, STREAM_BYTES);
     printf("bytes: indices + rows read + output written = %.2f MB\n", case_bytes / 1e6);
     printf("%-40s %10s %8s %8s\n", "variant", "median", "GB/s", "/copy");
     double copy_gbps = 0;
