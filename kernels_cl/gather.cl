@@ -69,18 +69,26 @@ inline int select_row(IDX_T raw, long A, long *row)
 #endif
 #define CACHE_LINE 64u
 
-/* Output stores. Streaming stores are weakly ordered on x86: the kernel ends with an sfence so that
- * they are visible before the work-item's completion is. Without the builtins (other compilers,
- * other targets) they are ordinary stores. */
+/* Output stores. Streaming stores are weakly ordered on x86: an sfence must follow them so that they
+ * are visible before the work-group's completion is. CPU runtimes (PoCL's CPU devices, Intel's) run
+ * all work-items of a group on one thread, so one sfence after the group's barrier orders every
+ * streaming store the group made. One fence per work-item cost 17% on 3 KiB rows (a fence per row;
+ * natively on Zen 5, bench/RESULTS.md): each sfence waits for the write-combining buffers to drain.
+ * Without the builtins (other compilers, other targets) they are ordinary stores and there is no
+ * barrier. Kernels using STREAM_GROUP_FENCE must let every work-item reach it (no early return). */
 #if STREAM && defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
 #define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
-#define STREAM_FENCE() __builtin_ia32_sfence()
+#define STREAM_GROUP_FENCE()                                                                               \
+    do {                                                                                                   \
+        barrier(CLK_GLOBAL_MEM_FENCE);                                                                     \
+        if (get_local_id(0) == 0) __builtin_ia32_sfence();                                                 \
+    } while (0)
 #endif
 #endif
 #ifndef STORE_UNIT
 #define STORE_UNIT(p, v) (*(p) = (v))
-#define STREAM_FENCE() ((void)0)
+#define STREAM_GROUP_FENCE() ((void)0)
 #endif
 /* Rows are prefetched this many bytes of rows ahead (at least one row, at most 64 rows). Measured on
  * PoCL: 2 KiB ahead beat 1 KiB by about 3% on batched and middle-axis rows; 4 KiB gained nothing. */
@@ -244,21 +252,22 @@ inline void copy_segment_u1(__global MOVE_T *restrict dst, __global const MOVE_T
     indices += indices_offset;                                                                             \
     /* the host guarantees (global size) * rows_per_item fits offset_t */                                  \
     offset_t r = (offset_t)get_global_id(0) * rows_per_item;                                               \
-    if (r >= R) return;                                                                                    \
-    const offset_t first_r = r;                                                                            \
-    (void)first_r;                                                                                         \
-    const offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;                                  \
-    offset_t g = r / N, n = r - g * N;                                                                     \
-    offset_t bb = g / O, o = g - bb * O;                                                                   \
-    while (r < end) {                                                                                      \
-        const offset_t count = (end - r < N - n) ? end - r : N - n;                                        \
-        SEGMENT_CALL;                                                                                      \
-        r += count;                                                                                        \
-        n = 0;                                                                                             \
-        ++g;                                                                                               \
-        if (++o == O) {                                                                                    \
-            o = 0;                                                                                         \
-            ++bb;                                                                                          \
+    if (r < R) { /* no early return: the group fence after this needs every work-item */                   \
+        const offset_t first_r = r;                                                                        \
+        (void)first_r;                                                                                     \
+        const offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;                              \
+        offset_t g = r / N, n = r - g * N;                                                                 \
+        offset_t bb = g / O, o = g - bb * O;                                                               \
+        while (r < end) {                                                                                  \
+            const offset_t count = (end - r < N - n) ? end - r : N - n;                                    \
+            SEGMENT_CALL;                                                                                  \
+            r += count;                                                                                    \
+            n = 0;                                                                                         \
+            ++g;                                                                                           \
+            if (++o == O) {                                                                                \
+                o = 0;                                                                                     \
+                ++bb;                                                                                      \
+            }                                                                                              \
         }                                                                                                  \
     }
 
@@ -267,7 +276,7 @@ __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset
                               offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item)
 {
     ROW_RUNS_BODY(copy_segment(out + r * U, data + g * (offset_t)A * U, indices + bb * N + n, count, N - n, A, U))
-    STREAM_FENCE();
+    STREAM_GROUP_FENCE();
 }
 
 /* The same for rows of one unit (U == 1). */
@@ -285,7 +294,7 @@ __kernel void gather_row_runs_u1(__global const uchar *data_base, ulong data_off
         return;
     }
     ROW_RUNS_BODY(copy_segment_u1(out + r, data + g * (offset_t)A, indices + bb * N + n, count, n, N, A, r == first_r, R - r > N - n))
-    STREAM_FENCE();
+    STREAM_GROUP_FENCE();
 }
 
 /* GPU mapping: dimension 0 walks the units of a row (adjacent work-items touch adjacent memory),
