@@ -7,9 +7,9 @@
 #
 # torch: the PyPI wheel for Linux x86_64 declares the CUDA runtime (nvidia-* packages, several GiB) as
 # dependencies. PyPI has no CPU-only Linux wheel, so we install the torch wheel itself with --no-deps plus
-# its small pure-Python dependencies, then check that it imports and runs index_select on the CPU. If
-# that check fails (a torch whose import insists on the CUDA libraries), set TORCH_WITH_DEPS=1 to install
-# torch the ordinary way, CUDA packages included.
+# its small pure-Python dependencies, then check that it imports and runs index_select on the CPU. If it
+# does not load, the few CUDA runtime wheels a CUDA toolkit install lacks are added (see below); if it
+# still does not, set TORCH_WITH_DEPS=1 to install torch the ordinary way, CUDA packages included.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,4 +45,35 @@ else
   "${pip[@]}" install --quiet filelock typing-extensions sympy networkx jinja2 fsspec setuptools
   "${pip[@]}" install --quiet --no-deps "${TORCH_SPEC:-torch}"
 fi
-torch_works
+if torch_works 2>/dev/null; then
+  exit 0
+fi
+# libtorch_cuda.so is loaded even for CPU work. A machine with NVIDIA's CUDA toolkit has most of what it
+# links, but not cuFile, cuSPARSELt or NVSHMEM, and its NCCL may be older than torch's (seen on Debian 12
+# with CUDA 13.0: "libcufile.so.0: cannot open shared object file", then "undefined symbol:
+# ncclCommResume"). Those four wheels alone (about 300 MB), at the versions torch pins, without their
+# own dependencies.
+runtime_wheels="$("$venv/bin/python" - <<'PY'
+import importlib.metadata as md
+import re
+wheels = []
+for req in md.requires("torch") or []:
+    if "extra ==" in req:
+        continue
+    m = re.match(r"(nvidia-(?:cufile|cusparselt|nccl|nvshmem)[\w-]*)\s*(==\s*[\w.]+)?", req)
+    if m:
+        wheels.append(m.group(1) + (m.group(2) or "").replace(" ", ""))
+    elif req.startswith("cuda-toolkit") and "cufile" in req.split(";")[0]:
+        wheels.append("nvidia-cufile")
+print(" ".join(wheels))
+PY
+)"
+if [ -n "$runtime_wheels" ]; then
+  echo "setup_peers.sh: torch does not load on its own; adding $runtime_wheels"
+  # shellcheck disable=SC2086 # one word per wheel
+  "${pip[@]}" install --quiet --no-deps $runtime_wheels
+fi
+if ! torch_works; then
+  echo "setup_peers.sh: torch still does not load; rerun with TORCH_WITH_DEPS=1 (installs its CUDA packages)" >&2
+  exit 1
+fi
