@@ -60,8 +60,11 @@ static void build_options(const clg_gather_tree_plan *plan, char *buf, size_t si
 {
     int kind = 0;
     const char *value = value_type(plan->type, &kind);
-    snprintf(buf, size, "-DBITS_T=%s -DVALUE_KIND=%d -DELEM_HALF=%d -DVALUE_T=%s -DAS_VALUE=as_%s -DNEEDS_FP64=%d",
-             bits_type(plan->elem_size), kind, plan->type == CLG_F16, value, value, plan->type == CLG_F64);
+    snprintf(buf, size,
+             "-DTREE_MAX_LOCAL_SIZE=%u -DBITS_T=%s -DVALUE_KIND=%d -DELEM_HALF=%d -DVALUE_T=%s -DAS_VALUE=as_%s "
+             "-DNEEDS_FP64=%d",
+             CLG_TREE_LOCAL_SIZE, bits_type(plan->elem_size), kind, plan->type == CLG_F16, value, value,
+             plan->type == CLG_F64);
 }
 
 static uint64_t round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }

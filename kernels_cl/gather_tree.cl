@@ -15,6 +15,7 @@
  * order. Every load is in bounds whatever the values: t < T, b < B and beam indices < W.
  *
  * Build options:
+ *   TREE_MAX_LOCAL_SIZE  the largest work-group size the host launches with
  *   BITS_T      uchar | ushort | uint | ulong: the element's bits
  *   VALUE_KIND  0 signed integer, 1 unsigned integer, 2 floating point
  *   ELEM_HALF   1 for f16: values are read with vload_half (core OpenCL, no half arithmetic needed)
@@ -72,46 +73,71 @@ inline int beam_index(value_t v, ulong W, ulong *k)
     return *k < W;
 }
 
+/* Work-items of a group walk the levels in lockstep: a barrier closes every level, so all of the
+ * group's beams finish level t before any starts t - 1. On a CPU runtime, which runs a group's
+ * work-items one after another between barriers, this turns 64 serial chains of dependent loads into
+ * one chain of 64 independent loads per level, which the core overlaps, and the group's loads at a
+ * level fall in a few adjacent lines (its beams are adjacent pairs). Measured on PoCL: see
+ * bench/RESULTS.md. A work-item that is out of range, done or failed keeps reaching the barriers. */
 __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset, __global const bits_t *parent_ids,
                           ulong parent_ids_offset, __global const bits_t *max_seq_len, ulong max_seq_len_offset,
                           __global const bits_t *end_token, ulong end_token_offset, __global bits_t *out, long T,
                           ulong B, ulong W, uint shift, volatile __global uint *first_failure)
 {
+    __local long group_lengths[TREE_MAX_LOCAL_SIZE];
     const ulong pairs = B * W;
     const ulong pair = get_global_id(0);
-    if (pair >= pairs) return;
     step_ids += step_ids_offset;
     parent_ids += parent_ids_offset;
     max_seq_len += max_seq_len_offset;
     end_token += end_token_offset;
 
-    const ulong b = pair / W, j = pair - b * W, batch = b * W;
+    const ulong b = W ? pair / W : 0, batch = b * W; /* W > 0 whenever pair < pairs */
     const bits_t end_bits = end_token[0];
     const value_t end_value = value_at(end_token, 0);
-    const long L = sequence_length(value_at(max_seq_len, b), T);
-    if (L < 0) {
-        atomic_min(first_failure, (uint)(pair >> shift));
-        return;
-    }
     __global bits_t *beam_out = out + pair; /* time t of this beam is beam_out[t * pairs] */
-    for (long t = L; t < T; ++t) beam_out[(ulong)t * pairs] = end_bits;
-    if (L == 0) return;
-
-    /* Backtrack, remembering the earliest time whose value equals end_token. */
-    ulong at = (ulong)(L - 1) * pairs + pair;
-    beam_out[(ulong)(L - 1) * pairs] = step_ids[at];
-    long first_end = value_at(step_ids, at) == end_value ? L - 1 : L;
-    value_t parent = value_at(parent_ids, at);
-    for (long level = L - 2; level >= 0; --level) {
-        ulong k;
-        if (!beam_index(parent, W, &k)) {
+    long L = 0, first_end = 0;
+    int failed = 0;
+    value_t parent = (value_t)0;
+    if (pair < pairs) {
+        L = sequence_length(value_at(max_seq_len, b), T);
+        if (L < 0) {
             atomic_min(first_failure, (uint)(pair >> shift));
-            return;
+            failed = 1;
+            L = 0;
         }
-        at = (ulong)level * pairs + batch + k;
-        beam_out[(ulong)level * pairs] = step_ids[at];
-        if (value_at(step_ids, at) == end_value) first_end = level;
-        if (level > 0) parent = value_at(parent_ids, at); /* the id read at time 0 is never followed */
+        if (!failed)
+            for (long t = L; t < T; ++t) beam_out[(ulong)t * pairs] = end_bits;
+        if (L > 0) { /* the last time: out[L-1] = step[L-1, b, j]; its parent is followed next */
+            const ulong at = (ulong)(L - 1) * pairs + pair;
+            beam_out[(ulong)(L - 1) * pairs] = step_ids[at];
+            first_end = value_at(step_ids, at) == end_value ? L - 1 : L;
+            parent = value_at(parent_ids, at);
+        }
     }
-    for (long t = first_end + 1; t < L; ++t) beam_out[(ulong)t * pairs] = end_bits;
+
+    /* the group's longest sequence bounds the lockstep walk */
+    group_lengths[get_local_id(0)] = L;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    long longest = 0;
+    for (size_t i = 0; i < get_local_size(0); ++i) longest = max(longest, group_lengths[i]);
+
+    /* Backtrack levels L-2 .. 0, remembering the earliest time whose value equals end_token. */
+    for (long level = longest - 2; level >= 0; --level) {
+        if (!failed && level <= L - 2) {
+            ulong k;
+            if (!beam_index(parent, W, &k)) {
+                atomic_min(first_failure, (uint)(pair >> shift));
+                failed = 1;
+            } else {
+                const ulong at = (ulong)level * pairs + batch + k;
+                beam_out[(ulong)level * pairs] = step_ids[at];
+                if (value_at(step_ids, at) == end_value) first_end = level;
+                if (level > 0) parent = value_at(parent_ids, at); /* the id read at time 0 is never followed */
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!failed)
+        for (long t = first_end + 1; t < L; ++t) beam_out[(ulong)t * pairs] = end_bits;
 }
