@@ -15,6 +15,11 @@ steps vectorized over batch and beam. Each peer is timed like clgather's wall ti
 --repeat runs after warm-up, output preallocated where the API allows, caches flushed between runs
 by copying a 64 MiB scratch array. clgather's figure is clgather-bench's wall time (API call + wait).
 Outputs of all peers are checked against numpy's.
+
+This machine's speed drifts by up to 2x within minutes, so clgather is timed next to its peers: each
+case runs through clgather-bench just before its peers and again just after, and clgather's figure is
+the mean of the two wall medians (linear drift cancels). --clgather-json instead takes every case from
+one earlier clgather-bench run, which can sit minutes away from the peers' times.
 """
 import argparse
 import json
@@ -296,12 +301,15 @@ def main():
             ap.error(f"unknown case {n}")
     systems = args.system or SYSTEMS
 
-    if args.clgather_json:
+    extra = ["--device", args.device] if args.device else []
+    bracketed = not args.clgather_json
+    if bracketed:
+        # one case per call, next to its peers: no first-call probe, a single CPU reference run
+        extra += ["--no-first-call", "--ref-repeat", "1"]
+        clg = run_clgather(args.bench, names[:1], args.repeat, extra)
+    else:
         with open(args.clgather_json) as f:
             clg = json.load(f)
-    else:
-        extra = ["--device", args.device] if args.device else []
-        clg = run_clgather(args.bench, names, args.repeat, extra)
     clg_cases = {c["name"]: c for c in clg["cases"]}
 
     versions = {"numpy": np.__version__}
@@ -331,6 +339,8 @@ def main():
             fp = fnv1a(idx)
             makers = {"numpy": numpy_gather, "torch": torch_gather, "onnxruntime": ort_gather, "openvino": ov_gather}
             inputs = (data, idx, case[5], case[6])
+        if bracketed and n not in clg_cases:
+            clg_cases.update({x["name"]: x for x in run_clgather(args.bench, [n], args.repeat, extra)["cases"]})
         c = clg_cases.get(n)
         if c and c.get("index_fnv1a") and int(c["index_fnv1a"], 16) != fp:
             notes.append("INDEX FINGERPRINT DIFFERS FROM clgather-bench")
@@ -353,6 +363,12 @@ def main():
                 notes.append(f"{s}: {e.__class__.__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}")
             print(f"{n:18s} {s:12s} {times[s] * 1e3 if times[s] else float('nan'):10.3f} ms", file=sys.stderr)
         clg_t = c.get("wall_median_s") if c and c.get("available", True) else None
+        if bracketed and clg_t:
+            after = {x["name"]: x for x in run_clgather(args.bench, [n], args.repeat, extra)["cases"]}.get(n)
+            if after and after.get("wall_median_s"):
+                print(f"{n:18s} clgather     {clg_t * 1e3:10.3f} ms before, {after['wall_median_s'] * 1e3:.3f} ms after",
+                      file=sys.stderr)
+                clg_t = (clg_t + after["wall_median_s"]) / 2
         if c and not c.get("available", True):
             notes.append("clgather: " + c.get("note", "not available"))
         rows.append((n, clg_t, times, notes))
@@ -362,6 +378,8 @@ def main():
         " | ".join(f"clgather / {s}" for s in systems) + " | notes |"
     lines = [
         f"clgather device: {clg.get('device')} ({clg.get('driver')}), copy {clg.get('copy_gbps', 0):.2f} GB/s",
+        "clgather: " + ("mean of clgather-bench's wall medians just before and just after each case's peers"
+                        if bracketed else f"wall medians from {args.clgather_json}"),
         "peers: " + ", ".join(f"{k} {v}" for k, v in versions.items()) +
         (f"; torch threads {torch_threads}" if torch_threads else "") + f"; median of {args.repeat} runs, wall time",
         "ratio = clgather time / peer time: below 1 means clgather is faster",
