@@ -90,14 +90,17 @@ inline int select_row(IDX_T raw, long A, long *row)
 #define STORE_UNIT(p, v) (*(p) = (v))
 #define STREAM_GROUP_FENCE() ((void)0)
 #endif
-/* Rows are prefetched this many bytes of rows ahead (at least one row, at most 64 rows). Measured on
- * PoCL: 2 KiB ahead beat 1 KiB by about 3% on batched and middle-axis rows; 4 KiB gained nothing. */
-#define PREFETCH_AHEAD_BYTES 2048u
+/* Rows shorter than PREFETCH_HEAD_FROM_ROW_BYTES are prefetched whole, this many bytes of rows ahead
+ * (at most 64 rows). Paired A/B on PoCL: on Zen 3, 2 KiB ahead beat 1 KiB by about 3% on batched and
+ * middle-axis, and 4 KiB was level with 2 KiB; on Zen 5, 4 KiB beat 2 KiB by 10-21% on middle-axis's
+ * 128-byte rows and 3-6% on batched's 1 KiB rows (bench/RESULTS.md). */
+#define PREFETCH_AHEAD_BYTES 4096u
 #define PREFETCH_MAX_ROWS 64u
-/* Of a row at least PREFETCH_AHEAD_BYTES long only the head is prefetched: once its reads begin the
- * hardware prefetcher streams the rest. Paired A/B on PoCL: 3-10% faster on 3 and 8 KiB rows in five
- * of six sets; on 1 KiB rows it cost 15% (too short for the hardware to ramp up), so shorter rows are
- * prefetched whole. */
+/* Of a row at least PREFETCH_HEAD_FROM_ROW_BYTES long only the head is prefetched, one row ahead: once
+ * its reads begin the hardware prefetcher streams the rest. Paired A/B on PoCL (Zen 3): 3-10% faster
+ * on 3 and 8 KiB rows in five of six sets; on 1 KiB rows it cost 15% (too short for the hardware to
+ * ramp up). Natively on Zen 5 the head beat the whole row by 7-14% on the embeddings. */
+#define PREFETCH_HEAD_FROM_ROW_BYTES 2048u
 #define PREFETCH_HEAD_BYTES 256u
 
 /* Prefetch the first prefetch_bytes (<= row_bytes) of the row that idx[ahead] selects, if it is in
@@ -122,7 +125,7 @@ inline void copy_segment(__global MOVE_T *restrict dst, __global const MOVE_T *r
                          __global const IDX_T *restrict idx, offset_t count, offset_t avail, long A, offset_t U)
 {
     const ulong row_bytes = (ulong)U * sizeof(MOVE_T);
-    const int long_row = row_bytes >= PREFETCH_AHEAD_BYTES;
+    const int long_row = row_bytes >= PREFETCH_HEAD_FROM_ROW_BYTES;
     offset_t ahead = long_row ? 1 : PREFETCH_AHEAD_BYTES / (uint)row_bytes;
     if (ahead > PREFETCH_MAX_ROWS) ahead = PREFETCH_MAX_ROWS;
     const uint prefetch_bytes = long_row ? PREFETCH_HEAD_BYTES : (uint)row_bytes;
