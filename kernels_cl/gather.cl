@@ -99,7 +99,7 @@ inline int select_row(IDX_T raw, long A, long *row)
 /* Of a row at least PREFETCH_HEAD_FROM_ROW_BYTES long only the head is prefetched, one row ahead: once
  * its reads begin the hardware prefetcher streams the rest. Paired A/B on PoCL (Zen 3): 3-10% faster
  * on 3 and 8 KiB rows in five of six sets; on 1 KiB rows it cost 15% (too short for the hardware to
- * ramp up). Natively on Zen 5 the head beat the whole row by 7-14% on the embeddings. */
+ * ramp up). Natively on Zen 5 the head beat the whole row by 8-15% on the embeddings. */
 #define PREFETCH_HEAD_FROM_ROW_BYTES 2048u
 #define PREFETCH_HEAD_BYTES 256u
 
