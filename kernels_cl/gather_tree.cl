@@ -105,9 +105,9 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
             atomic_min(first_failure, (uint)(pair >> shift));
             failed = 1;
             L = 0;
-        }
-        if (!failed)
+        } else {
             for (long t = L; t < T; ++t) beam_out[(ulong)t * pairs] = end_bits;
+        }
         if (L > 0) { /* the last time: out[L-1] = step[L-1, b, j]; its parent is followed next */
             const ulong at = (ulong)(L - 1) * pairs + pair;
             beam_out[(ulong)(L - 1) * pairs] = step_ids[at];
