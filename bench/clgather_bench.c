@@ -27,7 +27,7 @@
 #include "clgather.h"
 #include "first_call.h"
 #include "splitmix.h"
-#include "testing.h"
+#include "testing/testing.h"
 
 #include <errno.h>
 #include <inttypes.h>

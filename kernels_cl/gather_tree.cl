@@ -76,13 +76,12 @@ inline int beam_index(value_t v, ulong W, ulong *k)
 /* Work-items of a group walk the levels in lockstep: a barrier closes every level, so all of the
  * group's beams finish level t before any starts t - 1. On a CPU runtime, which runs a group's
  * work-items one after another between barriers, this turns 64 serial chains of dependent loads into
- * one chain of 64 independent loads per level, which the core overlaps, and the group's loads at a
- * level fall in a few adjacent lines (its beams are adjacent pairs). Measured on PoCL: see
- * bench/RESULTS.md. A work-item that is out of range, done or failed keeps reaching the barriers. */
+ * one chain of 64 independent loads per level (bench/RESULTS.md, change 17). A work-item that is out
+ * of range, done or failed keeps reaching the barriers. */
 __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset, __global const bits_t *parent_ids,
                           ulong parent_ids_offset, __global const bits_t *max_seq_len, ulong max_seq_len_offset,
-                          __global const bits_t *end_token, ulong end_token_offset, __global bits_t *out, long T,
-                          ulong B, ulong W, uint shift, volatile __global uint *first_failure)
+                          __global const bits_t *end_token, ulong end_token_offset, __global bits_t *out,
+                          ulong out_offset, long T, ulong B, ulong W, uint shift, volatile __global uint *first_failure)
 {
     __local long group_lengths[TREE_MAX_LOCAL_SIZE];
     const ulong pairs = B * W;
@@ -91,6 +90,7 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
     parent_ids += parent_ids_offset;
     max_seq_len += max_seq_len_offset;
     end_token += end_token_offset;
+    out += out_offset;
 
     const ulong b = W ? pair / W : 0, batch = b * W; /* W > 0 whenever pair < pairs */
     const bits_t end_bits = end_token[0];

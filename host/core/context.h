@@ -1,0 +1,29 @@
+/* The context handle: device, queue for the synchronous calls, program cache, options. */
+#ifndef CLG_CONTEXT_H
+#define CLG_CONTEXT_H
+
+#include "clgather.h"
+#include "programs/program_cache.h"
+#include "testing/test_switches.h"
+
+struct clg_context {
+    int is_reference;
+    uint32_t flags;
+    cl_context cl_ctx;
+    cl_device_id device;
+    cl_command_queue queue;
+    clg_device_info info;
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    cl_uint address_bits;          /* CL_DEVICE_ADDRESS_BITS: a global size must fit the device's size_t */
+    size_t base_align_bytes;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+    cl_uint compute_units;
+    clg_program_cache *programs;
+#ifdef CLGATHER_TESTING
+    clg_test_switches testing;
+#endif
+};
+
+static inline int clg_context_verifies(const clg_context *ctx) { return (ctx->flags & CLG_CONTEXT_VERIFY) != 0; }
+
+#endif

@@ -1,0 +1,73 @@
+#include "core/launch.h"
+
+#include "core/status.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+/* Grid-stride kernels: enough groups per compute unit to hide memory latency on a GPU. */
+#define CLG_GRID_GROUPS_PER_COMPUTE_UNIT 64u
+
+void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease, cl_uint dims, size_t *local)
+{
+    size_t limit = lease->max_local_size < ctx->max_work_group_size ? lease->max_local_size : ctx->max_work_group_size;
+    if (limit == 0) limit = 1;
+    for (cl_uint d = 0; d < dims; ++d) {
+        const size_t item_limit = d < 3 ? ctx->max_work_item_sizes[d] : 1;
+        if (local[d] == 0) local[d] = 1;
+        while (local[d] > item_limit) local[d] = (local[d] + 1) / 2;
+    }
+    for (;;) {
+        size_t product = 1, largest = 0;
+        for (cl_uint d = 0; d < dims; ++d) {
+            product *= local[d];
+            if (local[d] >= local[largest]) largest = d;
+        }
+        if (product <= limit) break;
+        local[largest] = (local[largest] + 1) / 2;
+    }
+}
+
+cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64)
+{
+    if (offsets64) {
+        cl_ulong v = value;
+        return clSetKernelArg(kernel, index, sizeof v, &v);
+    }
+    cl_uint v = (cl_uint)value;
+    return clSetKernelArg(kernel, index, sizeof v, &v);
+}
+
+uint64_t clg_launch_grid_groups(const clg_context *ctx)
+{
+    return (uint64_t)ctx->compute_units * CLG_GRID_GROUPS_PER_COMPUTE_UNIT;
+}
+
+clg_status clg_launch(const clg_context *ctx, cl_command_queue queue, const clg_kernel_lease *lease, const char *what,
+                      cl_uint dims, const uint64_t *items, const size_t *local_wanted, cl_uint num_events,
+                      const cl_event *wait_list, cl_event *done)
+{
+    size_t local[3] = {1, 1, 1}, global[3] = {1, 1, 1};
+    for (cl_uint d = 0; d < dims; ++d) local[d] = local_wanted[d];
+    clg_launch_fit_local(ctx, lease, dims, local);
+    /* the device's size_t bounds every global size (and get_global_id's values) */
+    const uint64_t device_max = ctx->address_bits >= 64 ? UINT64_MAX : ((uint64_t)1 << ctx->address_bits) - 1;
+    const uint64_t host_max = (uint64_t)SIZE_MAX;
+    const uint64_t max_global = device_max < host_max ? device_max : host_max;
+    for (cl_uint d = 0; d < dims; ++d) {
+        const uint64_t groups = items[d] / local[d] + (items[d] % local[d] != 0);
+        if (groups > max_global / local[d])
+            return clg_fail(CLG_ERR_TOO_LARGE_FOR_DEVICE,
+                            "%s needs %" PRIu64 " work-items in dimension %u, more than the device's %u-bit size_t holds",
+                            what, items[d], (unsigned)d, (unsigned)ctx->address_bits);
+        global[d] = (size_t)(groups * local[d]);
+        if (global[d] == 0) global[d] = local[d];
+    }
+    cl_int err = clEnqueueNDRangeKernel(queue, lease->kernel, dims, NULL, global, local, num_events, wait_list, done);
+    if (err != CL_SUCCESS) {
+        char call[96];
+        snprintf(call, sizeof call, "clEnqueueNDRangeKernel (%s)", what);
+        return clg_fail_cl(err, call);
+    }
+    return CLG_SUCCESS;
+}

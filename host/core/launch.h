@@ -1,0 +1,28 @@
+/* Enqueueing a kernel within the device's limits: every local size checked against the device's
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES and the kernel's CL_KERNEL_WORK_GROUP_SIZE, every global size
+ * rounded up to a multiple of its local size (OpenCL 1.2 has no non-uniform work-groups, so kernels
+ * guard their ids) and checked against the device's size_t. */
+#ifndef CLG_LAUNCH_H
+#define CLG_LAUNCH_H
+
+#include "core/context.h"
+
+/* Fit local[0 .. dims) in place: each dimension at most the device's item size, and their product at
+ * most what the kernel allows, by halving the largest dimension. */
+void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease, cl_uint dims, size_t *local);
+
+/* Work-groups a grid-stride kernel launches to keep every compute unit busy: OpenCL sets no limit on
+ * the number of groups, so the grid is sized from the device's compute units. */
+uint64_t clg_launch_grid_groups(const clg_context *ctx);
+
+/* Set kernel argument `index` to an offset or count in the kernel's offset_t: 64 bits, or 32 where the
+ * host proved every offset fits (kernels_cl/index_rules.h). */
+cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64);
+
+/* Enqueue lease->kernel (its arguments set) over items[d] work-items in dimension d, with the local
+ * sizes fitted by clg_launch_fit_local. `what` names the kernel in messages. */
+clg_status clg_launch(const clg_context *ctx, cl_command_queue queue, const clg_kernel_lease *lease, const char *what,
+                      cl_uint dims, const uint64_t *items, const size_t *local, cl_uint num_events,
+                      const cl_event *wait_list, cl_event *done);
+
+#endif

@@ -1,0 +1,137 @@
+#include "core/status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define CLG_MESSAGE_CAPACITY 1024
+
+static _Thread_local char last_message[CLG_MESSAGE_CAPACITY];
+
+clg_status clg_fail(clg_status status, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(last_message, sizeof last_message, fmt, args);
+    va_end(args);
+    return status;
+}
+
+clg_status clg_fail_cl(cl_int err, const char *what)
+{
+    const char *name = clg_cl_error_name(err);
+    return clg_fail(err, "%s failed with %s (%d)", what, name ? name : "an unknown OpenCL error", (int)err);
+}
+
+void clg_clear_error(void) { last_message[0] = '\0'; }
+
+const char *clg_last_error_message(void) { return last_message; }
+
+const char *clg_cl_error_name(cl_int err)
+{
+    switch (err) {
+#define CLG_CL_NAME(code) case code: return #code;
+        CLG_CL_NAME(CL_SUCCESS)
+        CLG_CL_NAME(CL_DEVICE_NOT_FOUND)
+        CLG_CL_NAME(CL_DEVICE_NOT_AVAILABLE)
+        CLG_CL_NAME(CL_COMPILER_NOT_AVAILABLE)
+        CLG_CL_NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        CLG_CL_NAME(CL_OUT_OF_RESOURCES)
+        CLG_CL_NAME(CL_OUT_OF_HOST_MEMORY)
+        CLG_CL_NAME(CL_PROFILING_INFO_NOT_AVAILABLE)
+        CLG_CL_NAME(CL_MEM_COPY_OVERLAP)
+        CLG_CL_NAME(CL_IMAGE_FORMAT_MISMATCH)
+        CLG_CL_NAME(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+        CLG_CL_NAME(CL_BUILD_PROGRAM_FAILURE)
+        CLG_CL_NAME(CL_MAP_FAILURE)
+        CLG_CL_NAME(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+        CLG_CL_NAME(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        CLG_CL_NAME(CL_COMPILE_PROGRAM_FAILURE)
+        CLG_CL_NAME(CL_LINKER_NOT_AVAILABLE)
+        CLG_CL_NAME(CL_LINK_PROGRAM_FAILURE)
+        CLG_CL_NAME(CL_DEVICE_PARTITION_FAILED)
+        CLG_CL_NAME(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        CLG_CL_NAME(CL_INVALID_VALUE)
+        CLG_CL_NAME(CL_INVALID_DEVICE_TYPE)
+        CLG_CL_NAME(CL_INVALID_PLATFORM)
+        CLG_CL_NAME(CL_INVALID_DEVICE)
+        CLG_CL_NAME(CL_INVALID_CONTEXT)
+        CLG_CL_NAME(CL_INVALID_QUEUE_PROPERTIES)
+        CLG_CL_NAME(CL_INVALID_COMMAND_QUEUE)
+        CLG_CL_NAME(CL_INVALID_HOST_PTR)
+        CLG_CL_NAME(CL_INVALID_MEM_OBJECT)
+        CLG_CL_NAME(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+        CLG_CL_NAME(CL_INVALID_IMAGE_SIZE)
+        CLG_CL_NAME(CL_INVALID_SAMPLER)
+        CLG_CL_NAME(CL_INVALID_BINARY)
+        CLG_CL_NAME(CL_INVALID_BUILD_OPTIONS)
+        CLG_CL_NAME(CL_INVALID_PROGRAM)
+        CLG_CL_NAME(CL_INVALID_PROGRAM_EXECUTABLE)
+        CLG_CL_NAME(CL_INVALID_KERNEL_NAME)
+        CLG_CL_NAME(CL_INVALID_KERNEL_DEFINITION)
+        CLG_CL_NAME(CL_INVALID_KERNEL)
+        CLG_CL_NAME(CL_INVALID_ARG_INDEX)
+        CLG_CL_NAME(CL_INVALID_ARG_VALUE)
+        CLG_CL_NAME(CL_INVALID_ARG_SIZE)
+        CLG_CL_NAME(CL_INVALID_KERNEL_ARGS)
+        CLG_CL_NAME(CL_INVALID_WORK_DIMENSION)
+        CLG_CL_NAME(CL_INVALID_WORK_GROUP_SIZE)
+        CLG_CL_NAME(CL_INVALID_WORK_ITEM_SIZE)
+        CLG_CL_NAME(CL_INVALID_GLOBAL_OFFSET)
+        CLG_CL_NAME(CL_INVALID_EVENT_WAIT_LIST)
+        CLG_CL_NAME(CL_INVALID_EVENT)
+        CLG_CL_NAME(CL_INVALID_OPERATION)
+        CLG_CL_NAME(CL_INVALID_GL_OBJECT)
+        CLG_CL_NAME(CL_INVALID_BUFFER_SIZE)
+        CLG_CL_NAME(CL_INVALID_MIP_LEVEL)
+        CLG_CL_NAME(CL_INVALID_GLOBAL_WORK_SIZE)
+        CLG_CL_NAME(CL_INVALID_PROPERTY)
+        CLG_CL_NAME(CL_INVALID_IMAGE_DESCRIPTOR)
+        CLG_CL_NAME(CL_INVALID_COMPILER_OPTIONS)
+        CLG_CL_NAME(CL_INVALID_LINKER_OPTIONS)
+        CLG_CL_NAME(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef CLG_CL_NAME
+    default: return NULL;
+    }
+}
+
+const char *clg_status_string(clg_status status)
+{
+    switch (status) {
+#define CLG_NAME(code) case code: return #code;
+        CLG_NAME(CLG_SUCCESS)
+        CLG_NAME(CLG_ERR_NULL_ARGUMENT)
+        CLG_NAME(CLG_ERR_INVALID_PRESET)
+        CLG_NAME(CLG_ERR_INVALID_DTYPE)
+        CLG_NAME(CLG_ERR_INVALID_INDEX_TYPE)
+        CLG_NAME(CLG_ERR_INVALID_RANK)
+        CLG_NAME(CLG_ERR_INVALID_DIMENSION)
+        CLG_NAME(CLG_ERR_INVALID_AXIS)
+        CLG_NAME(CLG_ERR_INVALID_AXIS_TENSOR)
+        CLG_NAME(CLG_ERR_INVALID_BATCH_DIMS)
+        CLG_NAME(CLG_ERR_BATCH_SHAPE_MISMATCH)
+        CLG_NAME(CLG_ERR_SIZE_OVERFLOW)
+        CLG_NAME(CLG_ERR_BUFFER_TOO_SMALL)
+        CLG_NAME(CLG_ERR_INVALID_POLICY)
+        CLG_NAME(CLG_ERR_INDEX_OUT_OF_RANGE)
+        CLG_NAME(CLG_ERR_VERIFY_MISMATCH)
+        CLG_NAME(CLG_ERR_NO_DEVICE)
+        CLG_NAME(CLG_ERR_OUT_OF_HOST_MEMORY)
+        CLG_NAME(CLG_ERR_KERNEL_BUILD)
+        CLG_NAME(CLG_ERR_MISALIGNED_OFFSET)
+        CLG_NAME(CLG_ERR_TOO_LARGE_FOR_DEVICE)
+        CLG_NAME(CLG_ERR_NO_OPENCL)
+        CLG_NAME(CLG_ERR_TYPE_MISMATCH)
+        CLG_NAME(CLG_ERR_SHAPE_MISMATCH)
+        CLG_NAME(CLG_ERR_INVALID_PARENT)
+        CLG_NAME(CLG_ERR_UNSUPPORTED_BY_DEVICE)
+        CLG_NAME(CLG_ERR_INVALID_DEVICE_SPEC)
+        CLG_NAME(CLG_ERR_INTERNAL)
+        CLG_NAME(CLG_ERR_INVALID_BINARY_BLOB)
+        CLG_NAME(CLG_ERR_DEVICE_OUT_OF_MEMORY)
+        CLG_NAME(CLG_ERR_INVALID_SEQ_LEN)
+#undef CLG_NAME
+    default: break;
+    }
+    const char *cl_name = clg_cl_error_name(status);
+    return cl_name ? cl_name : "unknown status";
+}

@@ -1,0 +1,88 @@
+/* Gather's public entry points: plan, then the runner (core/run.h). */
+#include "core/run.h"
+#include "core/status.h"
+#include "ops/gather/gather_index_check.h"
+#include "ops/gather/gather_launch.h"
+#include "ops/gather/gather_plan.h"
+#include "ops/gather/gather_reference.h"
+
+static clg_status host_check(const void *plan_ptr, const void *const *inputs)
+{
+    const clg_gather_plan *plan = plan_ptr;
+    return clg_gather_check_indices_host(plan, inputs[1], 0, plan->index_elems);
+}
+
+static const clg_operation gather_operation = {
+    .flag_buffer_name = "index check result",
+    .scratch_buffer_name = "verify scratch",
+    .device_supports = NULL,
+    .reference = clg_gather_reference_run,
+    .host_check = host_check,
+    .check = clg_gather_enqueue_index_check,
+    .report = clg_gather_report_bad_index,
+    .launch = clg_gather_launch,
+};
+
+/* Plan desc and describe it to the runner. */
+static clg_status plan_run(const clg_gather_desc *desc, clg_gather_plan *plan, clg_run_plan *run)
+{
+    clg_status st = clg_gather_plan_make(desc, plan);
+    if (st != CLG_SUCCESS) return st;
+    *run = (clg_run_plan){
+        .op = &gather_operation,
+        .plan = plan,
+        .input_count = 2,
+        .operands = {{"data", plan->data_bytes, CLG_DTYPE_INVALID},
+                     {"indices", plan->index_bytes, plan->index_type},
+                     {"output", plan->out_bytes, CLG_DTYPE_INVALID}},
+        .out_elems = plan->out_elems,
+        .out_elem_size = plan->elem_size,
+        .out_rank = plan->out_rank,
+        .out_shape = plan->out_shape,
+        .flag_mode = plan->policy == CLG_OOB_ERROR ? CLG_FLAG_CHECK_KERNEL : CLG_FLAG_NO_CHECK,
+        /* the widest move the kernels make: a scratch keeps the output's alignment to it */
+        .scratch_offset_modulus = 64,
+    };
+    return CLG_SUCCESS;
+}
+
+clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *desc, cl_command_queue queue, cl_mem data,
+                              size_t data_offset, cl_mem indices, size_t indices_offset, cl_mem output,
+                              size_t output_offset, cl_uint num_events, const cl_event *wait_list, cl_event *out_event)
+{
+    clg_clear_error();
+    clg_status st = clg_run_check_enqueue_call(ctx, "clg_gather_enqueue", queue, num_events, wait_list);
+    clg_gather_plan plan;
+    clg_run_plan run;
+    if (st == CLG_SUCCESS) st = plan_run(desc, &plan, &run);
+    if (st != CLG_SUCCESS) return st;
+    const clg_buffer buffers[] = {{data, data_offset}, {indices, indices_offset}, {output, output_offset}};
+    return clg_run_enqueue(ctx, &run, queue, buffers, num_events, wait_list, out_event);
+}
+
+/* The host-memory calls: on ctx's device (or its CPU reference), or with ctx NULL the CPU reference. */
+static clg_status run_on_host(clg_context *ctx, const clg_gather_desc *desc, const clg_host_buffer *host)
+{
+    clg_gather_plan plan;
+    clg_run_plan run;
+    clg_status st = plan_run(desc, &plan, &run);
+    if (st != CLG_SUCCESS) return st;
+    return ctx ? clg_run_sync(ctx, &run, host) : clg_run_reference(&run, host);
+}
+
+clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
+                      const void *indices, size_t indices_bytes, void *output, size_t output_bytes)
+{
+    clg_clear_error();
+    if (!ctx) return clg_fail(CLG_ERR_NULL_ARGUMENT, "ctx is NULL");
+    const clg_host_buffer host[] = {{data, data_bytes}, {indices, indices_bytes}, {output, output_bytes}};
+    return run_on_host(ctx, desc, host);
+}
+
+clg_status clg_gather_reference(const clg_gather_desc *desc, const void *data, size_t data_bytes, const void *indices,
+                                size_t indices_bytes, void *output, size_t output_bytes)
+{
+    clg_clear_error();
+    const clg_host_buffer host[] = {{data, data_bytes}, {indices, indices_bytes}, {output, output_bytes}};
+    return run_on_host(NULL, desc, host);
+}

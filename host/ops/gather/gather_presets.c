@@ -1,0 +1,23 @@
+/* Names of the gather presets. */
+#include "clgather.h"
+
+#include <string.h>
+
+static const char *const preset_names[CLG_PRESET_COUNT] = {
+    [CLG_PRESET_INVALID] = "invalid", [CLG_ONNX_1] = "onnx-1",           [CLG_ONNX_11] = "onnx-11",
+    [CLG_ONNX_13] = "onnx-13",        [CLG_OV_GATHER_1] = "ov-gather-1", [CLG_OV_GATHER_7] = "ov-gather-7",
+    [CLG_OV_GATHER_8] = "ov-gather-8",
+};
+
+const char *clg_preset_name(clg_preset preset)
+{
+    return ((int)preset > 0 && (int)preset < (int)CLG_PRESET_COUNT) ? preset_names[preset] : "invalid";
+}
+
+clg_preset clg_preset_from_name(const char *name)
+{
+    if (!name) return CLG_PRESET_INVALID;
+    for (int p = 1; p < (int)CLG_PRESET_COUNT; ++p)
+        if (strcmp(preset_names[p], name) == 0) return (clg_preset)p;
+    return CLG_PRESET_INVALID;
+}

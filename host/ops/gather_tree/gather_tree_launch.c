@@ -1,0 +1,183 @@
+#include "ops/gather_tree/gather_tree_launch.h"
+
+#include "core/launch.h"
+#include "core/status.h"
+#include "kernel_table.h"
+#include "ops/gather_tree/gather_tree_rules.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The work-group size asked for; the kernel's local array is sized by it (TREE_MAX_LOCAL_SIZE). */
+#define CLG_TREE_LOCAL_SIZE 64u
+
+clg_status clg_gather_tree_device_supports(const clg_context *ctx, const void *plan_ptr)
+{
+    const clg_gather_tree_plan *plan = plan_ptr;
+    if (plan->type == CLG_F16 && !ctx->info.has_fp16 && !CLG_TEST_SWITCH(ctx, allow_f16))
+        return clg_fail(CLG_ERR_UNSUPPORTED_BY_DEVICE,
+                        "GatherTree on f16 needs cl_khr_fp16, which device \"%s\" does not report; the CPU reference "
+                        "(device spec \"cpu\" or clg_gather_tree_reference) runs f16",
+                        ctx->info.device_name);
+    if (plan->type == CLG_F64 && !ctx->info.has_fp64)
+        return clg_fail(CLG_ERR_UNSUPPORTED_BY_DEVICE,
+                        "GatherTree on f64 needs cl_khr_fp64, which device \"%s\" does not report",
+                        ctx->info.device_name);
+    return CLG_SUCCESS;
+}
+
+static const char *bits_type(size_t elem_size)
+{
+    switch (elem_size) {
+    case 1: return "uchar";
+    case 2: return "ushort";
+    case 4: return "uint";
+    default: return "ulong";
+    }
+}
+
+/* The OpenCL C type of an element and its kind (0 signed, 1 unsigned, 2 float); f16 has none. */
+static const char *value_type(clg_dtype t, int *kind)
+{
+    *kind = 0;
+    switch (t) {
+    case CLG_I8: return "char";
+    case CLG_I16: return "short";
+    case CLG_I32: return "int";
+    case CLG_I64: return "long";
+    case CLG_U8: *kind = 1; return "uchar";
+    case CLG_U16: *kind = 1; return "ushort";
+    case CLG_U32: *kind = 1; return "uint";
+    case CLG_U64: *kind = 1; return "ulong";
+    case CLG_F32: *kind = 2; return "float";
+    case CLG_F64: *kind = 2; return "double";
+    default: *kind = 2; return "float"; /* f16: read as float by vload_half */
+    }
+}
+
+static void build_options(const clg_gather_tree_plan *plan, char *buf, size_t size)
+{
+    int kind = 0;
+    const char *value = value_type(plan->type, &kind);
+    snprintf(buf, size,
+             "-DTREE_MAX_LOCAL_SIZE=%u -DBITS_T=%s -DVALUE_KIND=%d -DELEM_HALF=%d -DVALUE_T=%s -DAS_VALUE=as_%s "
+             "-DNEEDS_FP64=%d",
+             CLG_TREE_LOCAL_SIZE, bits_type(plan->elem_size), kind, plan->type == CLG_F16, value, value,
+             plan->type == CLG_F64);
+}
+
+/* The failing pair is recorded in 32 bits (CLG_FLAG_NONE_FAILED meaning none): beyond that many
+ * pairs the kernel records chunks of 2^shift pairs and the host searches the chunk. */
+static unsigned failure_shift(const clg_gather_tree_plan *plan)
+{
+    const uint64_t pairs = plan->B * plan->W;
+    unsigned shift = 0;
+    while (((pairs - 1) >> shift) >= CLG_FLAG_NONE_FAILED) ++shift;
+    return shift;
+}
+
+/* Read max_seq_len[b] and, when the beam follows any parent ids, rows 0 .. L-1 of parent_ids[:, b, :]
+ * into *parents (W elements a row). */
+static clg_status read_batch(const clg_gather_tree_plan *plan, cl_command_queue queue,
+                             const clg_buffer *inputs, uint64_t b, unsigned char *seq_len,
+                             unsigned char **parents)
+{
+    const size_t es = plan->elem_size;
+    cl_int err = clEnqueueReadBuffer(queue, inputs[2].mem, CL_TRUE, inputs[2].offset + b * es, es,
+                                     seq_len, 0, NULL, NULL);
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (max_seq_len, reporting a GatherTree failure)");
+    uint64_t L = 0;
+    if (!clg_tree_sequence_length(clg_tree_read(seq_len, plan->type, 0), plan->T, &L) || L < 2) return CLG_SUCCESS;
+    const size_t row_bytes = (size_t)(plan->W * es);
+    free(*parents);
+    *parents = malloc(row_bytes * L);
+    if (!*parents)
+        return clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate %" PRIu64 " bytes to read parent_ids back",
+                        (uint64_t)row_bytes * L);
+    const size_t buffer_origin[3] = {inputs[1].offset + (size_t)(b * plan->W * es), 0, 0};
+    const size_t host_origin[3] = {0, 0, 0};
+    const size_t region[3] = {row_bytes, (size_t)L, 1};
+    err = clEnqueueReadBufferRect(queue, inputs[1].mem, CL_TRUE, buffer_origin, host_origin, region,
+                                  (size_t)(plan->B * plan->W * es), 0, row_bytes, 0, *parents, 0, NULL, NULL);
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBufferRect (parent_ids, reporting a GatherTree failure)");
+    return CLG_SUCCESS;
+}
+
+/* The kernel flagged chunk `chunk` of pairs: read back what those beams need and name the first
+ * failure exactly as the reference would. */
+clg_status clg_gather_tree_report_failure(const void *plan_ptr, cl_command_queue queue, const clg_buffer *inputs,
+                                          cl_uint chunk)
+{
+    const clg_gather_tree_plan *plan = plan_ptr;
+    const unsigned shift = failure_shift(plan);
+    const uint64_t pairs = plan->B * plan->W, first = (uint64_t)chunk << shift;
+    const uint64_t end = pairs - first > ((uint64_t)1 << shift) ? first + ((uint64_t)1 << shift) : pairs;
+    unsigned char seq_len[8];
+    unsigned char *parents = NULL;
+    uint64_t loaded = UINT64_MAX;
+    clg_status st = CLG_SUCCESS;
+    for (uint64_t pair = first; pair < end && st == CLG_SUCCESS; ++pair) {
+        const uint64_t b = pair / plan->W, j = pair % plan->W;
+        if (b != loaded) {
+            st = read_batch(plan, queue, inputs, b, seq_len, &parents);
+            loaded = b;
+        }
+        if (st == CLG_SUCCESS) st = clg_gather_tree_check_beam(plan, seq_len, parents, plan->W, b, j);
+    }
+    free(parents);
+    if (st == CLG_SUCCESS) /* the device saw a failure the host no longer sees: inputs changed under us */
+        st = clg_fail(CLG_ERR_INVALID_PARENT,
+                      "the GatherTree kernel flagged the beams from (batch %" PRIu64 ", beam %" PRIu64
+                      ") on, but max_seq_len and parent_ids read back valid (were they written concurrently?)",
+                      first / plan->W, first % plan->W);
+    return st;
+}
+
+static cl_int set_args(cl_kernel k, const clg_gather_tree_plan *plan, const clg_buffer *buffers, cl_uint shift,
+                       cl_mem first_failure)
+{
+    const size_t es = plan->elem_size;
+    cl_ulong step_offset = buffers[0].offset / es, parent_offset = buffers[1].offset / es;
+    cl_ulong seq_offset = buffers[2].offset / es, end_offset = buffers[3].offset / es;
+    cl_ulong out_offset = buffers[4].offset / es;
+    cl_long T = (cl_long)plan->T;
+    cl_ulong B = plan->B, W = plan->W;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
+    err |= clSetKernelArg(k, 1, sizeof step_offset, &step_offset);
+    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
+    err |= clSetKernelArg(k, 3, sizeof parent_offset, &parent_offset);
+    err |= clSetKernelArg(k, 4, sizeof(cl_mem), &buffers[2].mem);
+    err |= clSetKernelArg(k, 5, sizeof seq_offset, &seq_offset);
+    err |= clSetKernelArg(k, 6, sizeof(cl_mem), &buffers[3].mem);
+    err |= clSetKernelArg(k, 7, sizeof end_offset, &end_offset);
+    err |= clSetKernelArg(k, 8, sizeof(cl_mem), &buffers[4].mem);
+    err |= clSetKernelArg(k, 9, sizeof out_offset, &out_offset);
+    err |= clSetKernelArg(k, 10, sizeof T, &T);
+    err |= clSetKernelArg(k, 11, sizeof B, &B);
+    err |= clSetKernelArg(k, 12, sizeof W, &W);
+    err |= clSetKernelArg(k, 13, sizeof shift, &shift);
+    err |= clSetKernelArg(k, 14, sizeof(cl_mem), &first_failure);
+    return err;
+}
+
+clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
+                                  const clg_buffer *buffers, cl_mem flag, cl_uint num_events, const cl_event *wait_list,
+                                  cl_event *done)
+{
+    const clg_gather_tree_plan *plan = plan_ptr;
+    char options[256];
+    build_options(plan, options, sizeof options);
+    clg_kernel_lease lease;
+    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gather_tree, options, "gather_tree", &lease);
+    if (st != CLG_SUCCESS) return st;
+    if (set_args(lease.kernel, plan, buffers, (cl_uint)failure_shift(plan), flag) != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (gather_tree)");
+    }
+    const uint64_t pairs = plan->B * plan->W;
+    const size_t local = CLG_TREE_LOCAL_SIZE;
+    st = clg_launch(ctx, queue, &lease, "gather_tree", 1, &pairs, &local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
+    return st;
+}

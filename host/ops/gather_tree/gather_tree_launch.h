@@ -1,0 +1,24 @@
+/* GatherTree's kernel launch and its error flag: the backtrack kernel records the first beam whose
+ * max_seq_len or followed parent id is invalid (CLG_FLAG_INLINE), and the report names it exactly as
+ * the CPU reference would. */
+#ifndef CLG_GATHER_TREE_LAUNCH_H
+#define CLG_GATHER_TREE_LAUNCH_H
+
+#include "core/operation.h"
+#include "ops/gather_tree/gather_tree_plan.h"
+
+/* CLG_ERR_UNSUPPORTED_BY_DEVICE when the element type needs an extension the device lacks (f16:
+ * cl_khr_fp16, f64: cl_khr_fp64). */
+clg_status clg_gather_tree_device_supports(const clg_context *ctx, const void *plan);
+
+/* The operation's launch (operation.h): buffers are step_ids, parent_ids, max_seq_len, end_token
+ * and the output (offsets multiples of the element size); the first failure goes into flag. */
+clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                  const clg_buffer *buffers, cl_mem flag, cl_uint num_events, const cl_event *wait_list,
+                                  cl_event *done);
+
+/* The operation's report: read back what the flagged beams need and name the first failure. */
+clg_status clg_gather_tree_report_failure(const void *plan, cl_command_queue queue, const clg_buffer *inputs,
+                                          cl_uint flagged_chunk);
+
+#endif

@@ -1,0 +1,22 @@
+#include "core/context.h"
+#include "testing/testing.h"
+
+void clg_testing_force_offsets64(clg_context *ctx, int on) { ctx->testing.force_offsets64 = on; }
+
+void clg_testing_force_mapping(clg_context *ctx, int mapping) { ctx->testing.force_mapping = mapping; }
+
+void clg_testing_force_stream(clg_context *ctx, int mode) { ctx->testing.force_stream = mode; }
+
+void clg_testing_corrupt_verify_readback(clg_context *ctx, int on) { ctx->testing.corrupt_verify_readback = on; }
+
+void clg_testing_allow_f16(clg_context *ctx, int on) { ctx->testing.allow_f16 = on; }
+
+size_t clg_testing_program_count(clg_context *ctx) { return ctx->programs ? clg_program_cache_size(ctx->programs) : 0; }
+
+void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *from_disk, size_t *from_blob)
+{
+    clg_program_origins o = clg_program_cache_origins(ctx->programs);
+    *from_source = o.from_source;
+    *from_disk = o.from_disk;
+    *from_blob = o.from_blob;
+}

@@ -1,0 +1,20 @@
+/* Test-only switches of a context: they let the test suites force kernel paths the device would not
+ * otherwise pick. They exist only in test builds (CLGATHER_TESTING, the clgather_testing library);
+ * elsewhere every switch reads as 0 and the code behind it folds away. */
+#ifndef CLG_TEST_SWITCHES_H
+#define CLG_TEST_SWITCHES_H
+
+#ifdef CLGATHER_TESTING
+typedef struct clg_test_switches {
+    int force_offsets64;         /* 64-bit offset kernels even where 32-bit offsets are proven */
+    int force_mapping;           /* gather rows: 0 by device type, 1 row runs (CPU), 2 row units (GPU) */
+    int force_stream;            /* 1 streaming stores wherever the kernel allows, -1 never, 0 by size */
+    int corrupt_verify_readback; /* flip one bit of the device result verify mode reads back */
+    int allow_f16;               /* run f16 kernels on a device without cl_khr_fp16 */
+} clg_test_switches;
+#define CLG_TEST_SWITCH(ctx, name) ((ctx)->testing.name)
+#else
+#define CLG_TEST_SWITCH(ctx, name) 0
+#endif
+
+#endif

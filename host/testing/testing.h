@@ -1,0 +1,32 @@
+/* Test-only switches (see test_switches.h). Not part of the public API: they exist only in the
+ * clgather_testing library that the test suites and the benchmark link, never in the installed
+ * libraries. */
+#ifndef CLG_TESTING_H
+#define CLG_TESTING_H
+
+#include "clgather.h"
+
+/* Force 64-bit offset kernels even where 32-bit offsets are proven safe (1), or restore (0). */
+void clg_testing_force_offsets64(clg_context *ctx, int on);
+
+/* Force the gather row mapping: 0 automatic, 1 row runs (CPU), 2 row units (GPU). */
+void clg_testing_force_mapping(clg_context *ctx, int mapping);
+
+/* Streaming (non-temporal) stores: 1 force them wherever the row-runs kernel can use them, -1 never,
+ * 0 automatic (outputs larger than the device's cache). */
+void clg_testing_force_stream(clg_context *ctx, int mode);
+
+/* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
+void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
+
+/* Let f16 kernels run on a device that does not report cl_khr_fp16 (1), or restore (0): GatherTree's
+ * reads f16 with the core vload_half and does no half arithmetic, so it runs on any device. */
+void clg_testing_allow_f16(clg_context *ctx, int on);
+
+/* How the context's programs were obtained: built from source, loaded from the disk cache, imported. */
+void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *from_disk, size_t *from_blob);
+
+/* Number of programs the context has built (to test that specializations are cached). */
+size_t clg_testing_program_count(clg_context *ctx);
+
+#endif

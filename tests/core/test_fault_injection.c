@@ -1,0 +1,293 @@
+/* Fault injection (fault-injection builds only): for every k over a full call sequence, the k-th
+ * OpenCL allocation, program build or enqueue the library makes fails. The call that hits it must
+ * return a failure, leak no buffer or event, leave its output untouched, and the same context must
+ * work on the next call. The persistent program cache is off, so programs are built each round. */
+#define _DEFAULT_SOURCE /* setenv */
+#define CLG_FAULT_INJECTION_IMPLEMENTATION /* this file's own OpenCL calls are not fault points */
+#include "testing/fault_injection.h"
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { OUT_BYTES = 256 };
+
+typedef struct step_result {
+    clg_status status;
+    int fired;   /* the armed fault fired during this step */
+    int intact;  /* output untouched (poison) */
+    int correct; /* output as the reference says (for a success) */
+    long leaked_buffers, leaked_events;
+} step_result;
+
+typedef struct sequence_state {
+    clg_context *ctx;
+    uint32_t flags;
+} sequence_state;
+
+static const float data[6 * 4] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+static const int64_t ds[] = {6, 4}, is[] = {5}, axis0 = 0;
+static const int32_t good_idx[5] = {5, -1, 0, 3, 2};
+static const int32_t bad_idx[5] = {5, -1, 0, 6, 2};
+
+/* One call of the sequence; returns its status, output in out (OUT_BYTES, poisoned by the caller). */
+typedef clg_status (*step_fn)(sequence_state *s, unsigned char *out, unsigned char *want);
+
+static clg_status reference_gather(clg_preset preset, const int32_t *idx, unsigned char *want)
+{
+    clg_gather_desc d = preset <= CLG_ONNX_13 ? support_onnx_desc(preset, CLG_F32, 2, ds, CLG_I32, 1, is, 0)
+                                              : support_ov_desc(preset, CLG_F32, 2, ds, CLG_I32, 1, is, &axis0, 0);
+    return clg_gather_reference(&d, data, sizeof data, idx, 5 * 4, want, OUT_BYTES);
+}
+
+static clg_status sync_gather(sequence_state *s, clg_preset preset, const int32_t *idx, unsigned char *out)
+{
+    clg_gather_desc d = preset <= CLG_ONNX_13 ? support_onnx_desc(preset, CLG_F32, 2, ds, CLG_I32, 1, is, 0)
+                                              : support_ov_desc(preset, CLG_F32, 2, ds, CLG_I32, 1, is, &axis0, 0);
+    return clg_gather(s->ctx, &d, data, sizeof data, idx, 5 * 4, out, OUT_BYTES);
+}
+
+/* Enqueue on the context's queue with device buffers made here (not fault points: test code). */
+static clg_status enqueue_gather(sequence_state *s, const clg_gather_desc *d, const int32_t *idx, unsigned char *out)
+{
+    cl_context cl = clg_context_cl_context(s->ctx);
+    cl_command_queue q = clg_context_cl_queue(s->ctx);
+    cl_int err;
+    cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, (void *)data, &err);
+    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 5 * 4, (void *)idx, &err);
+    cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
+    cl_event done = NULL;
+    clg_status st = clg_gather_enqueue(s->ctx, d, q, bd, 0, bi, 0, bo, 0, 0, NULL, &done);
+    if (st == CLG_SUCCESS) clg_fault_release_event(done);
+    clFinish(q);
+    clEnqueueReadBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL);
+    clReleaseMemObject(bd);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    return st;
+}
+
+static clg_status step_sync_ov8(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    reference_gather(CLG_OV_GATHER_8, good_idx, want);
+    return sync_gather(s, CLG_OV_GATHER_8, good_idx, out);
+}
+
+static clg_status step_sync_onnx(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    reference_gather(CLG_ONNX_13, good_idx, want);
+    return sync_gather(s, CLG_ONNX_13, good_idx, out);
+}
+
+static clg_status step_enqueue_onnx_checked(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    reference_gather(CLG_ONNX_13, good_idx, want);
+    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    return enqueue_gather(s, &d, good_idx, out);
+}
+
+static clg_status step_enqueue_onnx_bad_index(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    (void)want;
+    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    return enqueue_gather(s, &d, bad_idx, out);
+}
+
+static clg_status step_enqueue_clamp(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, CLG_F32, 2, ds, CLG_I32, 1, is, &axis0, 0);
+    d.oob_policy = CLG_OOB_CLAMP;
+    clg_gather_reference(&d, data, sizeof data, bad_idx, 5 * 4, want, OUT_BYTES);
+    return enqueue_gather(s, &d, bad_idx, out);
+}
+
+static clg_status step_enqueue_empty(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    (void)out;
+    (void)want;
+    const int64_t empty[] = {0};
+    clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, CLG_F32, 2, ds, CLG_I32, 1, empty, &axis0, 0);
+    cl_event done = NULL;
+    clg_status st = clg_gather_enqueue(s->ctx, &d, clg_context_cl_queue(s->ctx), NULL, 0, NULL, 0, NULL, 0, 0, NULL, &done);
+    if (st == CLG_SUCCESS) clg_fault_release_event(done);
+    return st;
+}
+
+/* A GatherTree case: T=3, B=1, W=2 i32, valid parents (valid = 1) or one invalid one; through the
+ * synchronous call, or (enqueue = 1) through clg_gather_tree_enqueue on buffers made here. */
+static clg_status tree(sequence_state *s, int valid, int enqueue, unsigned char *out, unsigned char *want)
+{
+    clg_gather_tree_desc d;
+    memset(&d, 0, sizeof d);
+    const int64_t tbw[] = {3, 1, 2}, b[] = {1};
+    support_shape(&d.step_ids, CLG_I32, 3, tbw);
+    support_shape(&d.parent_ids, CLG_I32, 3, tbw);
+    support_shape(&d.max_seq_len, CLG_I32, 1, b);
+    support_shape(&d.end_token, CLG_I32, 0, NULL);
+    const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, valid ? 1 : 2}, len[1] = {3}, end = 9;
+    clg_gather_tree_reference(&d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, want, 24);
+    if (!enqueue)
+        return clg_gather_tree(s->ctx, &d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, out, 24);
+    cl_context cl = clg_context_cl_context(s->ctx);
+    cl_command_queue q = clg_context_cl_queue(s->ctx);
+    cl_int err;
+    const cl_mem_flags in_flags = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    cl_mem bs = clCreateBuffer(cl, in_flags, sizeof step, (void *)step, &err);
+    cl_mem bp = clCreateBuffer(cl, in_flags, sizeof parents, (void *)parents, &err);
+    cl_mem bl = clCreateBuffer(cl, in_flags, sizeof len, (void *)len, &err);
+    cl_mem be = clCreateBuffer(cl, in_flags, sizeof end, (void *)&end, &err);
+    cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 24, out, &err);
+    cl_event done = NULL;
+    clg_status st = clg_gather_tree_enqueue(s->ctx, &d, q, bs, 0, bp, 0, bl, 0, be, 0, bo, 0, 0, NULL, &done);
+    if (st == CLG_SUCCESS) clg_fault_release_event(done);
+    clFinish(q);
+    clEnqueueReadBuffer(q, bo, CL_TRUE, 0, 24, out, 0, NULL, NULL);
+    clReleaseMemObject(bs);
+    clReleaseMemObject(bp);
+    clReleaseMemObject(bl);
+    clReleaseMemObject(be);
+    clReleaseMemObject(bo);
+    return st;
+}
+
+static clg_status step_tree(sequence_state *s, unsigned char *out, unsigned char *want) { return tree(s, 1, 0, out, want); }
+static clg_status step_tree_invalid(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return tree(s, 0, 0, out, want);
+}
+static clg_status step_tree_enqueue(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return tree(s, 1, 1, out, want);
+}
+static clg_status step_tree_enqueue_invalid(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return tree(s, 0, 1, out, want);
+}
+
+static const struct {
+    const char *name;
+    step_fn run;
+    clg_status normal; /* the status without faults */
+} steps[] = {
+    {"sync ov-gather-8", step_sync_ov8, CLG_SUCCESS},
+    {"sync onnx-13", step_sync_onnx, CLG_SUCCESS},
+    {"enqueue onnx-13 (device index check)", step_enqueue_onnx_checked, CLG_SUCCESS},
+    {"enqueue onnx-13 with a bad index", step_enqueue_onnx_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE},
+    {"enqueue clamp", step_enqueue_clamp, CLG_SUCCESS},
+    {"enqueue empty (marker)", step_enqueue_empty, CLG_SUCCESS},
+    {"gather-tree", step_tree, CLG_SUCCESS},
+    {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT},
+    {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS},
+    {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT},
+};
+enum { STEPS = sizeof steps / sizeof steps[0] };
+
+static step_result run_step(sequence_state *s, int k)
+{
+    step_result r;
+    unsigned char *out = support_poisoned(OUT_BYTES), *want = support_poisoned(OUT_BYTES);
+    long buffers = clg_fault_live_buffers(), events = clg_fault_live_events();
+    int fired_before = clg_fault_fired();
+    r.status = steps[k].run(s, out, want);
+    r.fired = clg_fault_fired() && !fired_before;
+    r.intact = support_all_poison(out, OUT_BYTES);
+    r.correct = memcmp(out, want, OUT_BYTES) == 0;
+    r.leaked_buffers = clg_fault_live_buffers() - buffers;
+    r.leaked_events = clg_fault_live_events() - events;
+    free(out);
+    free(want);
+    return r;
+}
+
+/* The whole sequence on a fresh context; returns the number of fault points it passed. */
+static long run_sequence(uint32_t flags, int mask, long k, int *failures)
+{
+    sequence_state s = {NULL, flags};
+    clg_fault_arm(mask, k);
+    clg_status st = clg_context_create_default(NULL, flags, &s.ctx);
+    if (st != CLG_SUCCESS) {
+        if (!clg_fault_fired()) {
+            printf("fault %ld: context creation failed without a fault: %s\n", k, clg_last_error_message());
+            (*failures)++;
+        }
+        ck_assert_ptr_null(s.ctx);
+        long points = clg_fault_points();
+        clg_fault_arm(0, 0);
+        ck_assert_int_eq(clg_context_create_default(NULL, flags, &s.ctx), CLG_SUCCESS); /* works next time */
+        clg_fault_arm(mask, 0);
+        clg_context_release(s.ctx);
+        return points;
+    }
+    for (int i = 0; i < STEPS; ++i) {
+        step_result r = run_step(&s, i);
+        const char *why = NULL;
+        if (r.leaked_buffers || r.leaked_events)
+            why = "leaked buffers or events";
+        else if (r.fired && r.status == steps[i].normal)
+            why = "a fault fired but the call reported its normal status";
+        else if (!r.fired && r.status != steps[i].normal)
+            why = "failed without a fault";
+        else if (r.status != CLG_SUCCESS && !r.intact)
+            why = "output written by a failing call";
+        else if (r.status == CLG_SUCCESS && !r.correct)
+            why = "wrong output";
+        if (why) {
+            printf("fault %ld (flags %u), step '%s': %s (status %s, %s; leaked %ld buffers, %ld events)\n", k,
+                   (unsigned)flags, steps[i].name, why, clg_status_string(r.status), clg_last_error_message(),
+                   r.leaked_buffers, r.leaked_events);
+            (*failures)++;
+        }
+    }
+    long points = clg_fault_points();
+    clg_fault_arm(0, 0);
+    clg_context_release(s.ctx);
+    return points;
+}
+
+static void every_fault_point(uint32_t flags)
+{
+    setenv("CLGATHER_CACHE", "0", 1);
+    int failures = 0;
+    const long total = run_sequence(flags, CLG_FAULT_ALL, 0, &failures);
+    ck_assert_int_eq(failures, 0);
+    printf("test_fault_injection: flags %u: %ld fault points in the sequence\n", (unsigned)flags, total);
+    ck_assert_int_gt(total, 20);
+    for (long k = 1; k <= total; ++k) run_sequence(flags, CLG_FAULT_ALL, k, &failures);
+    ck_assert_int_eq(failures, 0);
+    ck_assert_int_eq(clg_fault_live_buffers(), 0);
+    ck_assert_int_eq(clg_fault_live_events(), 0);
+}
+
+START_TEST(device_out_of_memory_is_a_specific_status)
+{
+    setenv("CLGATHER_CACHE", "0", 1);
+    sequence_state st = {NULL, 0};
+    ck_assert_int_eq(clg_context_create_default(NULL, 0, &st.ctx), CLG_SUCCESS);
+    unsigned char *out = support_poisoned(OUT_BYTES);
+    clg_fault_arm(CLG_FAULT_ALLOCATION, 1); /* the first device buffer the call makes: data */
+    ck_assert_int_eq(sync_gather(&st, CLG_OV_GATHER_8, good_idx, out), CLG_ERR_DEVICE_OUT_OF_MEMORY);
+    ck_assert_msg(strstr(clg_last_error_message(), "for data"), "%s", clg_last_error_message());
+    clg_fault_arm(0, 0);
+    ck_assert(support_all_poison(out, OUT_BYTES));
+    ck_assert_int_eq(clg_fault_live_buffers(), 0);
+    free(out);
+    clg_context_release(st.ctx);
+}
+END_TEST
+
+START_TEST(every_fault_point_plain) { every_fault_point(0); }
+END_TEST
+START_TEST(every_fault_point_verify_mode) { every_fault_point(CLG_CONTEXT_VERIFY); }
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fault_injection");
+    TCase *tc = tcase_create("faults");
+    tcase_set_timeout(tc, 1800);
+    tcase_add_test(tc, device_out_of_memory_is_a_specific_status);
+    tcase_add_test(tc, every_fault_point_plain);
+    tcase_add_test(tc, every_fault_point_verify_mode);
+    suite_add_tcase(s, tc);
+    return support_run_suite(s);
+}

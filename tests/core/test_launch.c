@@ -1,0 +1,108 @@
+/* The launch helper keeps every work-group within the device's and the kernel's limits, and the
+ * kernel table holds every kernel, self-contained. Internals, reached through the uninstalled
+ * clgather_testing library. */
+#include "core/launch.h"
+#include "kernel_table.h"
+#include "test_support.h"
+
+#include <string.h>
+
+/* A context as the launch helper reads it, with the limits a test chooses. */
+static clg_context limits(size_t group, size_t item0, size_t item1, size_t item2, cl_uint address_bits)
+{
+    clg_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.max_work_group_size = group;
+    ctx.max_work_item_sizes[0] = item0;
+    ctx.max_work_item_sizes[1] = item1;
+    ctx.max_work_item_sizes[2] = item2;
+    ctx.address_bits = address_bits;
+    ctx.compute_units = 4;
+    return ctx;
+}
+
+START_TEST(local_sizes_fit_device_and_kernel_limits)
+{
+    const clg_context ctx = limits(1024, 1024, 1024, 64, 64);
+    clg_kernel_lease lease = {.kernel = NULL, .max_local_size = 256, .pool = NULL};
+    size_t one[1] = {1024};
+    clg_launch_fit_local(&ctx, &lease, 1, one);
+    ck_assert_uint_eq(one[0], 256); /* the kernel's CL_KERNEL_WORK_GROUP_SIZE */
+
+    size_t two[2] = {16, 64}; /* 1024 items: halve the largest dimension until 256 */
+    clg_launch_fit_local(&ctx, &lease, 2, two);
+    ck_assert_uint_eq(two[0] * two[1], 256);
+    ck_assert_uint_eq(two[0], 16);
+    ck_assert_uint_eq(two[1], 16);
+
+    lease.max_local_size = 4096; /* the device's group limit is the smaller one */
+    const clg_context small_group = limits(128, 1024, 1024, 64, 64);
+    size_t three[1] = {256};
+    clg_launch_fit_local(&small_group, &lease, 1, three);
+    ck_assert_uint_eq(three[0], 128);
+
+    const clg_context narrow = limits(1024, 32, 8, 1, 64); /* per-dimension item limits */
+    size_t four[2] = {64, 16};
+    clg_launch_fit_local(&narrow, &lease, 2, four);
+    ck_assert_uint_eq(four[0], 32);
+    ck_assert_uint_eq(four[1], 8);
+
+    size_t zero[1] = {0}; /* never a zero local size */
+    clg_launch_fit_local(&ctx, &lease, 1, zero);
+    ck_assert_uint_eq(zero[0], 1);
+}
+END_TEST
+
+START_TEST(global_size_must_fit_the_device_size_t)
+{
+    const clg_context ctx = limits(1024, 1024, 1024, 64, 32);
+    const clg_kernel_lease lease = {.kernel = NULL, .max_local_size = 64, .pool = NULL};
+    const uint64_t items = (uint64_t)1 << 32; /* one past a 32-bit device's size_t */
+    const size_t local = 64;
+    cl_event done = NULL;
+    clg_status st = clg_launch(&ctx, NULL, &lease, "test kernel", 1, &items, &local, 0, NULL, &done);
+    ck_assert_int_eq(st, CLG_ERR_TOO_LARGE_FOR_DEVICE);
+    ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "test kernel needs 4294967296 work-items"));
+    ck_assert_ptr_null(done);
+}
+END_TEST
+
+START_TEST(grid_groups_scale_with_compute_units)
+{
+    clg_context ctx = limits(1024, 1024, 1024, 64, 64);
+    const uint64_t four = clg_launch_grid_groups(&ctx);
+    ctx.compute_units = 8;
+    ck_assert_uint_eq(clg_launch_grid_groups(&ctx), 2 * four);
+    ck_assert_uint_gt(four, 4);
+}
+END_TEST
+
+START_TEST(kernel_table_is_complete_and_self_contained)
+{
+    const char *const expected[] = {"check_indices.cl", "gather_rows_cpu.cl", "gather_rows_gpu.cl", "gather_tree.cl"};
+    for (size_t k = 0; k < sizeof expected / sizeof expected[0]; ++k) {
+        const clg_kernel_source *source = clg_kernel_source_named(expected[k]);
+        ck_assert_msg(source != NULL, "%s is not in the kernel table", expected[k]);
+        ck_assert_str_eq(source->name, expected[k]);
+        /* includes are inlined at build time: a driver never needs a file */
+        ck_assert_msg(strstr(source->text, "#include") == NULL, "%s still has an #include", expected[k]);
+    }
+    ck_assert_uint_ge(clg_kernel_table_size, sizeof expected / sizeof expected[0]);
+    ck_assert_ptr_null(clg_kernel_source_named("no_such_kernel.cl"));
+    /* the shared index rules reached every kernel that reads indices */
+    ck_assert_ptr_nonnull(strstr(clg_kernel_source_named("gather_rows_cpu.cl")->text, "inline int index_in_range"));
+    ck_assert_ptr_nonnull(strstr(clg_kernel_source_named("check_indices.cl")->text, "inline int index_in_range"));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("launch");
+    TCase *tc = tcase_create("launch");
+    tcase_add_test(tc, local_sizes_fit_device_and_kernel_limits);
+    tcase_add_test(tc, global_size_must_fit_the_device_size_t);
+    tcase_add_test(tc, grid_groups_scale_with_compute_units);
+    tcase_add_test(tc, kernel_table_is_complete_and_self_contained);
+    suite_add_tcase(s, tc);
+    return support_run_suite(s);
+}
