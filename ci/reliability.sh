@@ -4,7 +4,7 @@
 # command-line tool (zero errors, no definite leaks).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-shared="$CLGATHER_ROOT/../shared/conformance/onnx"
+onnx_tests="$CLGATHER_ROOT/.deps/onnx-1.20.1"  # ci/fetch_onnx_tests.sh
 
 echo "== ThreadSanitizer: 8 threads sharing one context"
 tsan="$CLGATHER_ROOT/build-tsan"
@@ -24,7 +24,8 @@ trap 'rm -rf "$work"' EXIT
 memcheck() { valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
                       --show-leak-kinds=definite "$@"; }
 memcheck "$cli" demo --device cpu >/dev/null
-memcheck "$cli" conformance --device cpu "$shared"/*/ >/dev/null
+memcheck "$cli" conformance --device cpu "$onnx_tests"/node/test_gather_[0-9n]*/ "$onnx_tests"/pytorch-converted/*/ \
+         >/dev/null
 /usr/bin/python3 - "$work" <<'PY'
 import sys, numpy as np
 w = sys.argv[1]

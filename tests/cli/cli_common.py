@@ -7,8 +7,9 @@ import sys
 import numpy as np
 
 CLGATHER = sys.argv[1]
-CONFORMANCE_DIR = sys.argv[2]
+ONNX_TESTS_DIR = sys.argv[2]  # ci/fetch_onnx_tests.sh puts ONNX's node tests here
 WORK = sys.argv[3]
+SKIP_STATUS = 77  # CTest's SKIP_RETURN_CODE for these tests
 
 failures = []
 
@@ -53,6 +54,29 @@ def expect_status(args, status, what, stderr_contains=None, env=None):
         if stderr_contains:
             check(stderr_contains in err, f"{what}: stderr lacks {stderr_contains!r}: {err!r}")
     return out, err
+
+
+def onnx_test(name):
+    """An ONNX backend test directory (node/ or pytorch-converted/) fetched from the onnx wheel. Where
+    the fetch has not been run, the test skips (CLGATHER_REQUIRE_ONNX_TESTS=1: fails) saying how."""
+    for group in ("node", "pytorch-converted"):
+        d = os.path.join(ONNX_TESTS_DIR, group, name)
+        if os.path.isdir(d):
+            return d
+    why = (f"ONNX test {name} not found under {ONNX_TESTS_DIR}: run ci/fetch_onnx_tests.sh "
+           "(it downloads the onnx 1.20.1 wheel from PyPI and unpacks its gather node tests)")
+    if os.environ.get("CLGATHER_REQUIRE_ONNX_TESTS") == "1":
+        print("FAIL:", why)
+        sys.exit(1)
+    print("SKIP:", why)
+    sys.exit(SKIP_STATUS)
+
+
+def onnx_gather_tests():
+    """Every test_gather* directory of ONNX's node tests (see onnx_test)."""
+    onnx_test("test_gather_0")
+    node = os.path.join(ONNX_TESTS_DIR, "node")
+    return sorted(os.path.join(node, n) for n in os.listdir(node) if n.startswith("test_gather"))
 
 
 def save(name, array):

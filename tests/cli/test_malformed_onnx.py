@@ -4,7 +4,7 @@ from cli_common import *
 
 fresh_work_dir()
 rng = np.random.default_rng(9)
-sources = [os.path.join(CONFORMANCE_DIR, n) for n in ["test_gather_0", "test_Embedding", "test_gather_2d_indices"]]
+sources = [onnx_test(n) for n in ["test_gather_0", "test_Embedding", "test_gather_2d_indices"]]
 
 
 def clone(src, name):
