@@ -98,6 +98,8 @@ typedef struct case_spec {
     primary_time primary;
 } case_spec;
 
+/* one row per case */
+/* clang-format off */
 static const case_spec CASES[] = {
     {"embedding-f32", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {100000, 768}, CLG_I32, 1, {32768}, 0, 0, 1000,
      PRIMARY_KERNEL},
@@ -117,6 +119,7 @@ static const case_spec CASES[] = {
     {"gather-tree", KIND_TREE, CLG_PRESET_INVALID, CLG_I32, 3, {256, 128, 16}, CLG_I32, 0, {0}, 0, 0, 1800,
      PRIMARY_WALL},
 };
+/* clang-format on */
 #define NUM_CASES (sizeof CASES / sizeof CASES[0])
 
 typedef struct case_result {
@@ -131,7 +134,7 @@ typedef struct case_result {
     /* the cache-evicting copy that precedes each timed run, timed too: the copy bandwidth of the
      * same seconds as the case, against drifts of a shared machine's memory system (0 if none) */
     double adjacent_copy_gbps, ratio_to_adjacent_copy;
-    double adjacent_empty_rt; /* tiny: median empty-kernel round trip interleaved with its calls */
+    double adjacent_empty_rt;     /* tiny: median empty-kernel round trip interleaved with its calls */
     double unchecked_wall_median; /* error-policy cases: the same call without the index check, interleaved */
     double ref_median, speedup;
     int repeats;
@@ -178,11 +181,11 @@ static double event_seconds(cl_event ev)
     return 1e-9 * (double)(end - start);
 }
 
-#define DIE(...)                                                                                                  \
-    do {                                                                                                          \
-        fprintf(stderr, "clgather-bench: " __VA_ARGS__);                                                          \
-        fprintf(stderr, "\n");                                                                                    \
-        exit(1);                                                                                                  \
+#define DIE(...)                                         \
+    do {                                                 \
+        fprintf(stderr, "clgather-bench: " __VA_ARGS__); \
+        fprintf(stderr, "\n");                           \
+        exit(1);                                         \
     } while (0)
 
 static void check_cl(cl_int err, const char *what)
@@ -241,7 +244,10 @@ static double run_copy(bench_env *env, cl_mem src, cl_mem dst, size_t bytes, siz
 
 /* Evict the last case's data from the caches (a copy over a scratch pair larger than the cache).
  * Returns the copy's kernel time. */
-static double flush_cache(bench_env *env) { return run_copy(env, env->flush_src, env->flush_dst, env->flush_bytes, 64); }
+static double flush_cache(bench_env *env)
+{
+    return run_copy(env, env->flush_src, env->flush_dst, env->flush_bytes, 64);
+}
 
 /* The copy bandwidth of the evicting copies timed next to a case's runs. */
 static void summarize_adjacent_copy(case_result *res, const bench_env *env, double *flush_s, int n)
@@ -373,7 +379,8 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     const uint64_t A = (uint64_t)c->data_shape[c->axis];
     const size_t index_size = clg_dtype_size(c->index_type);
     const size_t index_count = index_bytes / index_size;
-    for (size_t i = 0; i < index_count; ++i) store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % A));
+    for (size_t i = 0; i < index_count; ++i)
+        store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % A));
     res->index_fnv = fnv1a(indices, index_bytes);
     res->bytes = index_bytes + 2 * out_bytes; /* indices read + gathered rows read + output written */
 
@@ -450,8 +457,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 /* GatherTree                                                                                     */
 /* ---------------------------------------------------------------------------------------------- */
 
-static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
-                          case_result *res)
+static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify, case_result *res)
 {
     const int64_t T = c->data_shape[0], Bt = c->data_shape[1], W = c->data_shape[2];
     clg_gather_tree_desc desc;
@@ -469,7 +475,8 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
      * lengths in [T/2, T] */
     for (size_t i = 0; i < n; ++i) steps[i] = (int32_t)(splitmix_value(c->seed, i) % 1000);
     for (size_t i = 0; i < n; ++i) parents[i] = (int32_t)(splitmix_value(c->seed + 1, i) % (uint64_t)W);
-    for (int64_t b = 0; b < Bt; ++b) lens[b] = (int32_t)(T / 2 + (int64_t)(splitmix_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
+    for (int64_t b = 0; b < Bt; ++b)
+        lens[b] = (int32_t)(T / 2 + (int64_t)(splitmix_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
     res->index_fnv = fnv1a(parents, n * 4);
     const size_t bytes = n * 4;
     res->bytes = 3 * bytes + (uint64_t)Bt * 4 + 4; /* step ids + parents read, output written */
@@ -635,7 +642,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
         fputs(", \"cpu_ref_median_s\": ", f);
         json_number(f, r->ref_median);
         fprintf(f, ", \"repeats\": %d, \"verified\": %s, \"index_fnv1a\": \"%016" PRIx64 "\"}", r->repeats,
-                r->verified > 0 ? "true" : r->verified < 0 ? "false" : "null", r->index_fnv);
+                r->verified > 0   ? "true"
+                : r->verified < 0 ? "false"
+                                  : "null",
+                r->index_fnv);
     }
     fputs("\n  ]\n}\n", f);
     if (fclose(f) != 0) DIE("cannot write %s", path);
@@ -643,11 +653,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
-            "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
-            "                      [--stream auto|on|off] [--no-first-call] [--list]\n"
-            "cases:");
+    fprintf(f, "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
+               "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
+               "                      [--stream auto|on|off] [--no-first-call] [--list]\n"
+               "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
     fprintf(f, "\n");
 }
@@ -797,7 +806,8 @@ int main(int argc, char **argv)
         r->speedup = r->ref_median / r->wall_median;
         char note[160] = "";
         if (!strcmp(r->name, "tiny"))
-            snprintf(note, sizeof note, "%.1f us/call = %.2fx the empty-kernel round trip interleaved with it (%.1f us)",
+            snprintf(note, sizeof note,
+                     "%.1f us/call = %.2fx the empty-kernel round trip interleaved with it (%.1f us)",
                      r->wall_median * 1e6, r->wall_median / r->adjacent_empty_rt, r->adjacent_empty_rt * 1e6);
         else if (wall)
             snprintf(note, sizeof note, "primary time is wall (call + wait)");
@@ -806,7 +816,10 @@ int main(int argc, char **argv)
         printf("%-18s %9.2f %9.3fms %9.3fms %9.3fms %9.3fms %8.2f %7.3f %7s %8.2fx %7s %s\n", r->name,
                (double)r->bytes / 1e6, r->kernel_median * 1e3, r->kernel_min * 1e3, r->wall_median * 1e3,
                r->ref_median * 1e3, r->gbps, r->ratio_to_copy, adjacent, r->speedup,
-               r->verified > 0 ? "ok" : r->verified < 0 ? "MISMATCH" : "-", note);
+               r->verified > 0   ? "ok"
+               : r->verified < 0 ? "MISMATCH"
+                                 : "-",
+               note);
         fflush(stdout);
     }
 

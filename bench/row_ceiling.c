@@ -52,7 +52,7 @@ static const shape shapes[] = {
     {"embedding-f32", 1, 100000, 3072, 32768, 1000},
     {"embedding-f16-i64", 1, 32000, 8192, 8192, 1100},
 };
-#define COPY_BYTES ((size_t)256 << 20)
+#define COPY_BYTES  ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
 #define MAX_THREADS 256
 
@@ -230,7 +230,10 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
                 if (!strcmp(name, shapes[k].name)) job.shape = &shapes[k];
             if (!job.shape) {
-                fprintf(stderr, "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis, embedding-f32, embedding-f16-i64)\n", name);
+                fprintf(stderr,
+                        "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis, embedding-f32, "
+                        "embedding-f16-i64)\n",
+                        name);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
@@ -238,7 +241,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = (unsigned)strtoul(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] [--threads N] [--repeat N]\n");
+            fprintf(stderr, "usage: clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] "
+                            "[--threads N] [--repeat N]\n");
             return 2;
         }
     }

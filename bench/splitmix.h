@@ -15,6 +15,9 @@ static inline uint64_t splitmix_mix(uint64_t z)
 }
 
 /* Value i of stream seed. */
-static inline uint64_t splitmix_value(uint64_t seed, uint64_t i) { return splitmix_mix(seed + (i + 1) * SPLITMIX_GOLDEN); }
+static inline uint64_t splitmix_value(uint64_t seed, uint64_t i)
+{
+    return splitmix_mix(seed + (i + 1) * SPLITMIX_GOLDEN);
+}
 
 #endif

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up and run every test: install packages, fetch ONNX's node tests (network), build, run the whole CTest
+# Set up and run every test: install packages, fetch ONNX's node tests (network), check the format, build,
+# run the whole CTest
 # suite on the default device (PoCL where there is no GPU), then again in an AddressSanitizer +
 # UndefinedBehaviorSanitizer build.
 set -euo pipefail
@@ -7,6 +8,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 bash "$CLGATHER_ROOT/ci/install_deps.sh"
 bash "$CLGATHER_ROOT/ci/fetch_onnx_tests.sh"
 export CLGATHER_REQUIRE_ONNX_TESTS=1 # fetched above: the tests that read them must run, not skip
+
+echo "== format (.clang-format)"
+bash "$CLGATHER_ROOT/ci/check_format.sh"
 
 run_suite() { # build-dir, extra cmake args...
   local build="$1"; shift

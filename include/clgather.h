@@ -41,73 +41,73 @@ extern "C" {
 
 typedef int32_t clg_status;
 
-#define CLG_SUCCESS 0
+#define CLG_SUCCESS      0
 #define CLG_STATUS_FIRST (-2099)
-#define CLG_STATUS_LAST (-2001)
+#define CLG_STATUS_LAST  (-2001)
 
 /** A required pointer argument is NULL, or an argument is otherwise malformed. */
-#define CLG_ERR_NULL_ARGUMENT (-2001)
+#define CLG_ERR_NULL_ARGUMENT         (-2001)
 /** The preset is not one of the clg_preset values. */
-#define CLG_ERR_INVALID_PRESET (-2002)
+#define CLG_ERR_INVALID_PRESET        (-2002)
 /** An element type is not one of the clg_dtype values, or not allowed where it is used. */
-#define CLG_ERR_INVALID_DTYPE (-2003)
+#define CLG_ERR_INVALID_DTYPE         (-2003)
 /** The index element type is not an integer type, or not one the preset accepts (ONNX: i32, i64). */
-#define CLG_ERR_INVALID_INDEX_TYPE (-2004)
+#define CLG_ERR_INVALID_INDEX_TYPE    (-2004)
 /** A tensor rank is outside what the operation accepts (data rank >= 1, at most CLG_MAX_RANK). */
-#define CLG_ERR_INVALID_RANK (-2005)
+#define CLG_ERR_INVALID_RANK          (-2005)
 /** A dimension is negative. */
-#define CLG_ERR_INVALID_DIMENSION (-2006)
+#define CLG_ERR_INVALID_DIMENSION     (-2006)
 /** The axis lies outside [-r, r-1] for data rank r. */
-#define CLG_ERR_INVALID_AXIS (-2007)
+#define CLG_ERR_INVALID_AXIS          (-2007)
 /** The axis tensor is missing (OpenVINO presets), present where not allowed (ONNX presets), not an
  *  integer type, or not a scalar / one-element 1-D tensor. */
-#define CLG_ERR_INVALID_AXIS_TENSOR (-2008)
+#define CLG_ERR_INVALID_AXIS_TENSOR   (-2008)
 /** batch_dims outside [-q, q] for indices rank q, greater than the axis after normalization, or
  *  non-zero for a preset without batch_dims (ONNX, ov-gather-1). */
-#define CLG_ERR_INVALID_BATCH_DIMS (-2009)
+#define CLG_ERR_INVALID_BATCH_DIMS    (-2009)
 /** data.shape[i] != indices.shape[i] for some i < batch_dims. */
-#define CLG_ERR_BATCH_SHAPE_MISMATCH (-2010)
+#define CLG_ERR_BATCH_SHAPE_MISMATCH  (-2010)
 /** An element count or byte size overflows 64 bits. */
-#define CLG_ERR_SIZE_OVERFLOW (-2011)
+#define CLG_ERR_SIZE_OVERFLOW         (-2011)
 /** A buffer (host size or cl_mem size minus offset) is smaller than the tensor it must hold. */
-#define CLG_ERR_BUFFER_TOO_SMALL (-2012)
+#define CLG_ERR_BUFFER_TOO_SMALL      (-2012)
 /** The out-of-range policy is not one of the clg_oob_policy values. */
-#define CLG_ERR_INVALID_POLICY (-2013)
+#define CLG_ERR_INVALID_POLICY        (-2013)
 /** Under the error policy an index lies outside [-A, A-1]; the message names position and value. */
-#define CLG_ERR_INDEX_OUT_OF_RANGE (-2014)
+#define CLG_ERR_INDEX_OUT_OF_RANGE    (-2014)
 /** Verify mode found a difference between the OpenCL result and the CPU reference. */
-#define CLG_ERR_VERIFY_MISMATCH (-2015)
+#define CLG_ERR_VERIFY_MISMATCH       (-2015)
 /** No OpenCL device is available, or CLGATHER_DEVICE / a device spec matches none. */
-#define CLG_ERR_NO_DEVICE (-2016)
+#define CLG_ERR_NO_DEVICE             (-2016)
 /** Host memory could not be allocated. */
-#define CLG_ERR_OUT_OF_HOST_MEMORY (-2017)
+#define CLG_ERR_OUT_OF_HOST_MEMORY    (-2017)
 /** A kernel failed to build; the message holds the start of the build log. */
-#define CLG_ERR_KERNEL_BUILD (-2018)
+#define CLG_ERR_KERNEL_BUILD          (-2018)
 /** A buffer byte offset is not a multiple of the element size where the kernel needs it to be. */
-#define CLG_ERR_MISALIGNED_OFFSET (-2019)
+#define CLG_ERR_MISALIGNED_OFFSET     (-2019)
 /** A buffer needed on the device exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
-#define CLG_ERR_TOO_LARGE_FOR_DEVICE (-2020)
+#define CLG_ERR_TOO_LARGE_FOR_DEVICE  (-2020)
 /** The call needs OpenCL, but the context is the CPU reference (device spec "cpu"). */
-#define CLG_ERR_NO_OPENCL (-2021)
+#define CLG_ERR_NO_OPENCL             (-2021)
 /** GatherTree: two inputs differ in element type. */
-#define CLG_ERR_TYPE_MISMATCH (-2022)
+#define CLG_ERR_TYPE_MISMATCH         (-2022)
 /** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH. */
-#define CLG_ERR_SHAPE_MISMATCH (-2023)
+#define CLG_ERR_SHAPE_MISMATCH        (-2023)
 /** GatherTree: a parent id the backtrack follows is outside [0, BEAM_WIDTH) or not integral. */
-#define CLG_ERR_INVALID_PARENT (-2024)
+#define CLG_ERR_INVALID_PARENT        (-2024)
 /** The operation needs a device extension the device lacks (f16 GatherTree needs cl_khr_fp16). */
 #define CLG_ERR_UNSUPPORTED_BY_DEVICE (-2025)
 /** The device spec string is malformed. */
-#define CLG_ERR_INVALID_DEVICE_SPEC (-2026)
+#define CLG_ERR_INVALID_DEVICE_SPEC   (-2026)
 /** An internal invariant failed (a bug in clgather; please report it with the message). */
-#define CLG_ERR_INTERNAL (-2027)
+#define CLG_ERR_INTERNAL              (-2027)
 /** GatherTree: a max_seq_len value of a float type is not a finite integral value (NaN, an
  *  infinity, or a fraction); the message names the batch and the value. */
-#define CLG_ERR_INVALID_SEQ_LEN (-2028)
+#define CLG_ERR_INVALID_SEQ_LEN       (-2028)
 /** clg_context_import_binaries: the blob is not a clgather export (bad magic, lengths or checksum). */
-#define CLG_ERR_INVALID_BINARY_BLOB (-2029)
+#define CLG_ERR_INVALID_BINARY_BLOB   (-2029)
 /** The device could not allocate a buffer the call needs (out of device memory or resources). */
-#define CLG_ERR_DEVICE_OUT_OF_MEMORY (-2030)
+#define CLG_ERR_DEVICE_OUT_OF_MEMORY  (-2030)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
@@ -128,8 +128,18 @@ CLG_API const char *clg_version(void);
 typedef enum clg_dtype {
     CLG_DTYPE_INVALID = 0,
     CLG_BOOL = 1, /* 1 byte */
-    CLG_I8, CLG_U8, CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64, CLG_U64,
-    CLG_F16, CLG_BF16, CLG_F32, CLG_F64,
+    CLG_I8,
+    CLG_U8,
+    CLG_I16,
+    CLG_U16,
+    CLG_I32,
+    CLG_U32,
+    CLG_I64,
+    CLG_U64,
+    CLG_F16,
+    CLG_BF16,
+    CLG_F32,
+    CLG_F64,
     CLG_C64,  /* complex64: two f32, 8 bytes */
     CLG_C128, /* complex128: two f64, 16 bytes */
     CLG_DTYPE_COUNT
@@ -143,7 +153,7 @@ CLG_API const char *clg_dtype_name(clg_dtype type);
 CLG_API clg_dtype clg_dtype_from_name(const char *name);
 
 /** Largest rank of an input tensor. */
-#define CLG_MAX_RANK 8
+#define CLG_MAX_RANK        8
 /** Largest rank of a Gather output: data.rank - 1 + indices.rank - batch_dims. */
 #define CLG_MAX_OUTPUT_RANK (2 * CLG_MAX_RANK - 1)
 
@@ -169,8 +179,7 @@ typedef struct clg_context clg_context;
 /** Create a context on the caller's OpenCL context and device. The caller keeps ownership of both
  *  (the library retains them and releases its references in clg_context_release). Flags: a
  *  combination of CLG_CONTEXT_*; the environment variable CLGATHER_VERIFY=1 also turns verify on. */
-CLG_API clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags,
-                              clg_context **out_ctx);
+CLG_API clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags, clg_context **out_ctx);
 
 /** Create a context on a device chosen by a spec string (NULL: the environment variable
  *  CLGATHER_DEVICE, and if that is unset or empty, the first GPU, else the first OpenCL device):
@@ -186,10 +195,10 @@ CLG_API void clg_context_release(clg_context *ctx);
 
 /** What a context runs on. Strings are NUL-terminated, cut to fit. */
 typedef struct clg_device_info {
-    int32_t index;           /**< position in clg_list_devices(), -1 for the CPU reference */
-    int32_t is_default;      /**< 1 if this is the device the default spec would pick */
-    int32_t is_reference;    /**< 1 for the CPU reference */
-    cl_device_type type;     /**< CL_DEVICE_TYPE_* (0 for the CPU reference) */
+    int32_t index;              /**< position in clg_list_devices(), -1 for the CPU reference */
+    int32_t is_default;         /**< 1 if this is the device the default spec would pick */
+    int32_t is_reference;       /**< 1 for the CPU reference */
+    cl_device_type type;        /**< CL_DEVICE_TYPE_* (0 for the CPU reference) */
     char platform_name[128];    /**< CL_PLATFORM_NAME */
     char platform_version[128]; /**< CL_PLATFORM_VERSION */
     char device_name[128];      /**< CL_DEVICE_NAME */
@@ -281,11 +290,11 @@ typedef struct clg_gather_desc {
 /** Validate a descriptor and infer the output shape (runtimes call it before they allocate).
  *  out_shape must hold CLG_MAX_OUTPUT_RANK entries. The output type is the data type. */
 CLG_API clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
-                                   int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
+                                           int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
 
 /** Validate a descriptor and give the byte sizes of data, indices and output. Any pointer may be NULL. */
 CLG_API clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
-                            uint64_t *output_bytes);
+                                    uint64_t *output_bytes);
 
 /** Enqueue a gather on the caller's queue (which must belong to the context's cl_context and device).
  *  Buffers are a cl_mem plus a byte offset each: data and output offsets may be any byte offset; the
@@ -304,20 +313,19 @@ CLG_API clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_
  *  completes when the output is written; the caller releases it. For zero-sized work a marker event
  *  is returned. */
 CLG_API clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *desc, cl_command_queue queue,
-                              cl_mem data, size_t data_offset, cl_mem indices, size_t indices_offset,
-                              cl_mem output, size_t output_offset, cl_uint num_events,
-                              const cl_event *wait_list, cl_event *out_event);
+                                      cl_mem data, size_t data_offset, cl_mem indices, size_t indices_offset,
+                                      cl_mem output, size_t output_offset, cl_uint num_events,
+                                      const cl_event *wait_list, cl_event *out_event);
 
 /** Synchronous gather over host memory: copy in, run on the context's device, copy out (for the CPU
  *  reference context it runs the reference). *_bytes give the size of each host buffer; the output
  *  is written only on success. */
 CLG_API clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
-                      const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
+                              const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
 
 /** The CPU reference: the same semantics in plain C over host memory, no OpenCL involved. */
 CLG_API clg_status clg_gather_reference(const clg_gather_desc *desc, const void *data, size_t data_bytes,
-                                const void *indices, size_t indices_bytes, void *output,
-                                size_t output_bytes);
+                                        const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* GatherTree-1                                                                                     */
@@ -358,25 +366,24 @@ CLG_API clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint6
  *  copies it into the output only if they match.
  *  Offsets: the four input offsets must be multiples of the element size (CLG_ERR_MISALIGNED_OFFSET);
  *  the output offset may be any byte offset. */
-CLG_API clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc,
-                                   cl_command_queue queue, cl_mem step_ids, size_t step_ids_offset,
-                                   cl_mem parent_ids, size_t parent_ids_offset, cl_mem max_seq_len,
-                                   size_t max_seq_len_offset, cl_mem end_token, size_t end_token_offset,
-                                   cl_mem output, size_t output_offset, cl_uint num_events,
-                                   const cl_event *wait_list, cl_event *out_event);
+CLG_API clg_status clg_gather_tree_enqueue(clg_context *ctx, const clg_gather_tree_desc *desc, cl_command_queue queue,
+                                           cl_mem step_ids, size_t step_ids_offset, cl_mem parent_ids,
+                                           size_t parent_ids_offset, cl_mem max_seq_len, size_t max_seq_len_offset,
+                                           cl_mem end_token, size_t end_token_offset, cl_mem output,
+                                           size_t output_offset, cl_uint num_events, const cl_event *wait_list,
+                                           cl_event *out_event);
 
 /** Synchronous GatherTree over host memory. */
 CLG_API clg_status clg_gather_tree(clg_context *ctx, const clg_gather_tree_desc *desc, const void *step_ids,
-                           size_t step_ids_bytes, const void *parent_ids, size_t parent_ids_bytes,
-                           const void *max_seq_len, size_t max_seq_len_bytes, const void *end_token,
-                           size_t end_token_bytes, void *output, size_t output_bytes);
+                                   size_t step_ids_bytes, const void *parent_ids, size_t parent_ids_bytes,
+                                   const void *max_seq_len, size_t max_seq_len_bytes, const void *end_token,
+                                   size_t end_token_bytes, void *output, size_t output_bytes);
 
 /** The CPU reference for GatherTree. */
 CLG_API clg_status clg_gather_tree_reference(const clg_gather_tree_desc *desc, const void *step_ids,
-                                     size_t step_ids_bytes, const void *parent_ids,
-                                     size_t parent_ids_bytes, const void *max_seq_len,
-                                     size_t max_seq_len_bytes, const void *end_token,
-                                     size_t end_token_bytes, void *output, size_t output_bytes);
+                                             size_t step_ids_bytes, const void *parent_ids, size_t parent_ids_bytes,
+                                             const void *max_seq_len, size_t max_seq_len_bytes, const void *end_token,
+                                             size_t end_token_bytes, void *output, size_t output_bytes);
 
 #ifdef __cplusplus
 }

@@ -32,29 +32,29 @@
 #if STREAM && defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
 #define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
-#define STREAM_GROUP_FENCE()                                                                               \
-    do {                                                                                                   \
-        barrier(CLK_GLOBAL_MEM_FENCE);                                                                     \
-        if (get_local_id(0) == 0) __builtin_ia32_sfence();                                                 \
+#define STREAM_GROUP_FENCE()                               \
+    do {                                                   \
+        barrier(CLK_GLOBAL_MEM_FENCE);                     \
+        if (get_local_id(0) == 0) __builtin_ia32_sfence(); \
     } while (0)
 #endif
 #endif
 #ifndef STORE_UNIT
-#define STORE_UNIT(p, v) (*(p) = (v))
+#define STORE_UNIT(p, v)     (*(p) = (v))
 #define STREAM_GROUP_FENCE() ((void)0)
 #endif
 
 /* Rows shorter than PREFETCH_HEAD_FROM_ROW_BYTES are prefetched whole, this far ahead (changes 11, 19). */
-#define PREFETCH_AHEAD_BYTES 4096u
-#define PREFETCH_MAX_ROWS 64u
+#define PREFETCH_AHEAD_BYTES         4096u
+#define PREFETCH_MAX_ROWS            64u
 /* Longer rows: only the head, one row ahead; the hardware prefetcher streams the rest (change 13). */
 #define PREFETCH_HEAD_FROM_ROW_BYTES 2048u
-#define PREFETCH_HEAD_BYTES 256u
+#define PREFETCH_HEAD_BYTES          256u
 
 /* Prefetch the first prefetch_bytes (<= row_bytes) of the row that idx[ahead] selects, if it is in
  * range. Byte sizes are 64-bit: the 32-bit offsets the host may prove count move units, not bytes. */
-inline void prefetch_row(__global const uchar *restrict src, __global const IDX_T *restrict idx, offset_t ahead,
-                         long A, ulong row_bytes, uint prefetch_bytes)
+inline void prefetch_row(__global const uchar *restrict src, __global const IDX_T *restrict idx, offset_t ahead, long A,
+                         ulong row_bytes, uint prefetch_bytes)
 {
     long row;
     if (index_in_range(idx[ahead], A, &row)) {
@@ -135,7 +135,7 @@ inline void copy_segment(__global MOVE_T *restrict dst, __global const MOVE_T *r
  * order before its random reads; larger groups are prefetched row by row, U1_AHEAD rows ahead
  * (change 9). */
 #define GROUP_PREFETCH_BYTES 65536u
-#define U1_AHEAD 64u
+#define U1_AHEAD             64u
 
 /* Where the unit of row k comes from: *ok is 0 for a row of zeros (then unit 0, which exists since
  * A > 0, is read and discarded, so the loop stays branch-free). Returns the unit's offset, not the
@@ -172,8 +172,8 @@ inline void copy_units(__global MOVE_T *restrict dst, __global const MOVE_T *res
  * it on this core worked elsewhere. */
 #define SPREAD_CHUNK 64u
 inline void copy_segment_u1_grouped(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
-                                    __global const IDX_T *restrict idx, offset_t count, offset_t n, offset_t N,
-                                    long A, int fetch_own, int has_next)
+                                    __global const IDX_T *restrict idx, offset_t count, offset_t n, offset_t N, long A,
+                                    int fetch_own, int has_next)
 {
     __global const uchar *own = (__global const uchar *)src;
     const ulong group_lines = ((ulong)A * sizeof(MOVE_T) + CACHE_LINE - 1) / CACHE_LINE;
@@ -203,8 +203,8 @@ inline void copy_segment_u1(__global MOVE_T *restrict dst, __global const MOVE_T
 }
 
 __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
-                              ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R,
-                              offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item)
+                              ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
+                              offset_t O, long A, offset_t U, offset_t rows_per_item)
 {
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
@@ -235,8 +235,7 @@ __kernel void gather_row_runs_u1(__global const uchar *data_base, ulong data_off
         return;
     }
     row_run run;
-    if (row_run_start(&run, R, N, O, rows_per_item))
-        do
+    if (row_run_start(&run, R, N, O, rows_per_item)) do
             copy_segment_u1(out + run.r, data + run.g * (offset_t)A, indices + run.bb * N + run.n, run.count, run.n, N,
                             A, run.first, R - run.r > N - run.n);
         while (row_run_next(&run, N, O));

@@ -11,8 +11,8 @@
 /* Dimension 0 walks the units of a row, dimension 1 walks rows with a grid stride, so the NDRange
  * stays within what the host sized for the device whatever R is. */
 __kernel void gather_row_units(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
-                               ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R,
-                               offset_t N, offset_t O, long A, offset_t U)
+                               ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
+                               offset_t O, long A, offset_t U)
 {
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);

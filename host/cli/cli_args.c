@@ -46,8 +46,7 @@ int cli_parse_options(const char *command, int argc, char **argv, cli_option *op
                 return cli_fail(CLI_EXIT_USAGE, "%s: option '--%s' needs a value", command, option->name);
             }
         } else {
-            if (equals)
-                return cli_fail(CLI_EXIT_USAGE, "%s: option '--%s' takes no value", command, option->name);
+            if (equals) return cli_fail(CLI_EXIT_USAGE, "%s: option '--%s' takes no value", command, option->name);
             option->value = "";
         }
     }

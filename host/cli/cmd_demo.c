@@ -36,10 +36,22 @@ static void store_number(cli_tensor *t, uint64_t i, double v)
 {
     unsigned char *p = t->bytes + i * clg_dtype_size(t->type);
     switch (t->type) {
-    case CLG_F32: { float x = (float)v; memcpy(p, &x, 4); break; }
+    case CLG_F32: {
+        float x = (float)v;
+        memcpy(p, &x, 4);
+        break;
+    }
     case CLG_F64: memcpy(p, &v, 8); break;
-    case CLG_I32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
-    case CLG_I64: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
+    case CLG_I32: {
+        int32_t x = (int32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    case CLG_I64: {
+        int64_t x = (int64_t)v;
+        memcpy(p, &x, 8);
+        break;
+    }
     default: break; /* the demo's tables use only these types */
     }
 }
@@ -130,7 +142,8 @@ static int run_gather_preset(clg_context *ctx, const demo_gather_case *c, clg_pr
     int32_t out_rank = 0;
     int64_t out_shape[CLG_MAX_OUTPUT_RANK];
     clg_status st = clg_gather_output_shape(&desc, &out_rank, out_shape);
-    if (st != CLG_SUCCESS) cli_fail_status(st, "output shape");
+    if (st != CLG_SUCCESS)
+        cli_fail_status(st, "output shape");
     else if (cli_tensor_alloc(&output, in->data.type, out_rank, out_shape, "output") == 0 &&
              cli_tensor_alloc(&reference, in->data.type, out_rank, out_shape, "reference output") == 0 &&
              cli_tensor_alloc(&formula, in->data.type, out_rank, out_shape, "formula output") == 0) {
@@ -153,21 +166,22 @@ static int run_gather_preset(clg_context *ctx, const demo_gather_case *c, clg_pr
             snprintf(problem, sizeof problem, "output shape differs from the spec's");
         else if (memcmp(output.bytes, reference.bytes, output.byte_size) != 0)
             snprintf(problem, sizeof problem, "differs from the CPU reference");
-        else if (demo_formula_gather(&in->data, &in->indices, in->axis_normalized, in->batch_normalized, &formula) != 0 ||
+        else if (demo_formula_gather(&in->data, &in->indices, in->axis_normalized, in->batch_normalized, &formula) !=
+                     0 ||
                  memcmp(output.bytes, formula.bytes, output.byte_size) != 0)
             snprintf(problem, sizeof problem, "differs from the spec's formula");
         else if (c->expected && !holds_values(&output, c->expected))
             snprintf(problem, sizeof problem, "differs from the spec's output values");
         else
-            checks = c->expected ? "= reference = formula = spec values, spec shape"
-                                 : "= reference = formula, spec shape";
+            checks =
+                c->expected ? "= reference = formula = spec values, spec shape" : "= reference = formula, spec shape";
     }
     if (print_output && output.bytes && !problem[0]) print_labelled("output", &output);
     if (problem[0])
         printf("     %-12s FAIL  %s\n", clg_preset_name(preset), problem);
     else
-        printf("     %-12s PASS  %8.2f ms (reference %.2f ms)  %s\n", clg_preset_name(preset), device_ms,
-               reference_ms, checks);
+        printf("     %-12s PASS  %8.2f ms (reference %.2f ms)  %s\n", clg_preset_name(preset), device_ms, reference_ms,
+               checks);
     cli_tensor_free(&formula);
     cli_tensor_free(&reference);
     cli_tensor_free(&output);
@@ -236,9 +250,9 @@ static int run_gather_tree_case(clg_context *ctx, int number, const demo_gather_
         desc.max_seq_len = cli_tensor_desc(&lengths);
         desc.end_token = cli_tensor_desc(&end);
         double start = now_ms();
-        clg_status st = clg_gather_tree(ctx, &desc, steps.bytes, steps.byte_size, parents.bytes, parents.byte_size,
-                                        lengths.bytes, lengths.byte_size, end.bytes, end.byte_size, output.bytes,
-                                        output.byte_size);
+        clg_status st =
+            clg_gather_tree(ctx, &desc, steps.bytes, steps.byte_size, parents.bytes, parents.byte_size, lengths.bytes,
+                            lengths.byte_size, end.bytes, end.byte_size, output.bytes, output.byte_size);
         device_ms = now_ms() - start;
         if (st != CLG_SUCCESS) cli_fail_status(st, "clg_gather_tree");
         start = now_ms();

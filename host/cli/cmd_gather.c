@@ -6,8 +6,19 @@
 
 #include <string.h>
 
-enum { OPT_OP, OPT_DATA, OPT_INDICES, OPT_AXIS, OPT_AXIS_FILE, OPT_BATCH_DIMS, OPT_OOB, OPT_DEVICE, OPT_VERIFY,
-       OPT_OUT, OPT_COUNT };
+enum {
+    OPT_OP,
+    OPT_DATA,
+    OPT_INDICES,
+    OPT_AXIS,
+    OPT_AXIS_FILE,
+    OPT_BATCH_DIMS,
+    OPT_OOB,
+    OPT_DEVICE,
+    OPT_VERIFY,
+    OPT_OUT,
+    OPT_COUNT
+};
 
 static int is_onnx_preset(clg_preset preset)
 {
@@ -16,11 +27,16 @@ static int is_onnx_preset(clg_preset preset)
 
 static int parse_oob(const char *text, clg_oob_policy *policy)
 {
-    if (!text) *policy = CLG_OOB_PRESET;
-    else if (strcmp(text, "error") == 0) *policy = CLG_OOB_ERROR;
-    else if (strcmp(text, "zero") == 0) *policy = CLG_OOB_ZERO;
-    else if (strcmp(text, "clamp") == 0) *policy = CLG_OOB_CLAMP;
-    else return cli_fail(CLI_EXIT_USAGE, "gather: --oob must be error, zero or clamp, not '%s'", text);
+    if (!text)
+        *policy = CLG_OOB_PRESET;
+    else if (strcmp(text, "error") == 0)
+        *policy = CLG_OOB_ERROR;
+    else if (strcmp(text, "zero") == 0)
+        *policy = CLG_OOB_ZERO;
+    else if (strcmp(text, "clamp") == 0)
+        *policy = CLG_OOB_CLAMP;
+    else
+        return cli_fail(CLI_EXIT_USAGE, "gather: --oob must be error, zero or clamp, not '%s'", text);
     return 0;
 }
 
@@ -113,11 +129,16 @@ static int run_gather(cli_option *o, const gather_request *req, cli_tensor *data
 int cmd_gather(int argc, char **argv)
 {
     cli_option options[OPT_COUNT] = {
-        [OPT_OP] = {"op", 1, NULL},           [OPT_DATA] = {"data", 1, NULL},
-        [OPT_INDICES] = {"indices", 1, NULL}, [OPT_AXIS] = {"axis", 1, NULL},
-        [OPT_AXIS_FILE] = {"axis-file", 1, NULL}, [OPT_BATCH_DIMS] = {"batch-dims", 1, NULL},
-        [OPT_OOB] = {"oob", 1, NULL},         [OPT_DEVICE] = {"device", 1, NULL},
-        [OPT_VERIFY] = {"verify", 0, NULL},   [OPT_OUT] = {"out", 1, NULL},
+        [OPT_OP] = {"op", 1, NULL},
+        [OPT_DATA] = {"data", 1, NULL},
+        [OPT_INDICES] = {"indices", 1, NULL},
+        [OPT_AXIS] = {"axis", 1, NULL},
+        [OPT_AXIS_FILE] = {"axis-file", 1, NULL},
+        [OPT_BATCH_DIMS] = {"batch-dims", 1, NULL},
+        [OPT_OOB] = {"oob", 1, NULL},
+        [OPT_DEVICE] = {"device", 1, NULL},
+        [OPT_VERIFY] = {"verify", 0, NULL},
+        [OPT_OUT] = {"out", 1, NULL},
     };
     int rc = cli_parse_options("gather", argc, argv, options, OPT_COUNT, NULL, NULL, 0);
     if (rc != 0) return rc;

@@ -41,8 +41,8 @@ static int run_gather_tree(cli_option *o, cli_tensor inputs[4], cli_tensor *outp
     if (st != CLG_SUCCESS) {
         clg_device_info info;
         const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
-        rc = cli_fail_status(st, "gather-tree on step_ids '%s' and parent_ids '%s' (device %s)",
-                             o[OPT_STEP_IDS].value, o[OPT_PARENT_IDS].value, device);
+        rc = cli_fail_status(st, "gather-tree on step_ids '%s' and parent_ids '%s' (device %s)", o[OPT_STEP_IDS].value,
+                             o[OPT_PARENT_IDS].value, device);
     }
     clg_context_release(ctx);
     if (rc != 0) return rc;
@@ -52,9 +52,12 @@ static int run_gather_tree(cli_option *o, cli_tensor inputs[4], cli_tensor *outp
 int cmd_gather_tree(int argc, char **argv)
 {
     cli_option options[OPT_COUNT] = {
-        [OPT_STEP_IDS] = {"step-ids", 1, NULL},       [OPT_PARENT_IDS] = {"parent-ids", 1, NULL},
-        [OPT_MAX_SEQ_LEN] = {"max-seq-len", 1, NULL}, [OPT_END_TOKEN] = {"end-token", 1, NULL},
-        [OPT_DEVICE] = {"device", 1, NULL},           [OPT_VERIFY] = {"verify", 0, NULL},
+        [OPT_STEP_IDS] = {"step-ids", 1, NULL},
+        [OPT_PARENT_IDS] = {"parent-ids", 1, NULL},
+        [OPT_MAX_SEQ_LEN] = {"max-seq-len", 1, NULL},
+        [OPT_END_TOKEN] = {"end-token", 1, NULL},
+        [OPT_DEVICE] = {"device", 1, NULL},
+        [OPT_VERIFY] = {"verify", 0, NULL},
         [OPT_OUT] = {"out", 1, NULL},
     };
     int rc = cli_parse_options("gather-tree", argc, argv, options, OPT_COUNT, NULL, NULL, 0);

@@ -1,10 +1,10 @@
 #include "demo_cases.h"
 
-#define ONNX_ALL (DEMO_PRESET(CLG_ONNX_1) | DEMO_PRESET(CLG_ONNX_11) | DEMO_PRESET(CLG_ONNX_13))
+#define ONNX_ALL  (DEMO_PRESET(CLG_ONNX_1) | DEMO_PRESET(CLG_ONNX_11) | DEMO_PRESET(CLG_ONNX_13))
 #define SPEC_ONNX "onnx-gather-1-11-13.md"
-#define SPEC_OV1 "openvino-gather-1.rst"
-#define SPEC_OV7 "openvino-gather-7.rst"
-#define SPEC_OV8 "openvino-gather-8.txt"
+#define SPEC_OV1  "openvino-gather-1.rst"
+#define SPEC_OV7  "openvino-gather-7.rst"
+#define SPEC_OV8  "openvino-gather-8.txt"
 #define SPEC_TREE "openvino-gathertree-1.rst"
 
 /* ONNX, the two worked examples. */
@@ -32,7 +32,7 @@ static const double ov_ex3_data[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 
 static const int64_t ov_ex3_indices[] = {0, 0, 4, 4, 0, 0, 1, 2, 4, 4, 3, 2};
 static const double ov_ex3_out[] = {1, 1, 5, 10, 6, 6, 12, 13, 15, 20, 19, 18};
 static const int64_t ov_ex4_indices[] = {1, 2, 4, 4, 3, 2};
-static const double ov_ex4_out[] = {5, 6, 7, 8, 9, 10, 11, 12, 17, 18, 19, 20,
+static const double ov_ex4_out[] = {5,  6,  7,  8,  9,  10, 11, 12, 17, 18, 19, 20,
                                     37, 38, 39, 40, 33, 34, 35, 36, 29, 30, 31, 32};
 static const int64_t ov_ex6_indices[] = {0, -2, -1};
 static const double ov_ex6_out[] = {1, 4, 5};
@@ -43,6 +43,8 @@ static const double ov_ex7_out[] = {4, 0, 0};
 #define OV8 DEMO_PRESET(CLG_OV_GATHER_8)
 
 /* Gather-7/8 Example 4's data is 1..40, generated. */
+/* one table row per example */
+/* clang-format off */
 const demo_gather_case demo_gather_cases[] = {
     {SPEC_ONNX, "example 1: axis 0, 2-D indices", ONNX_ALL, CLG_F32, 2, {3, 2}, onnx1_data, CLG_I64, 2, {2, 2},
      onnx1_indices, 0, 0, 3, {2, 2, 2}, onnx1_out},
@@ -90,6 +92,7 @@ const demo_gather_case demo_gather_cases[] = {
     {SPEC_OV8, "shape example: [2, 64, 128] by [2, 32, 21], batch_dims 1, axis 1", OV8, CLG_F32, 3, {2, 64, 128},
      NULL, CLG_I32, 3, {2, 32, 21}, NULL, 1, 1, 4, {2, 32, 21, 128}, NULL},
 };
+/* clang-format on */
 const size_t demo_gather_case_count = sizeof demo_gather_cases / sizeof demo_gather_cases[0];
 
 /* A hand-checked GatherTree, [T=3, B=2, W=2], end_token 10. Batch 0 (length 3): beam 0 backtracks
@@ -101,10 +104,13 @@ static const double tree_lengths[] = {3, 2};
 static const double tree_expected[] = {1, 2, 7, 8, 10, 3, 9, 10, 10, 6, 10, 10};
 static const double tree_generated_length[] = {93};
 
+/* one table row per example */
+/* clang-format off */
 const demo_gather_tree_case demo_gather_tree_cases[] = {
     {SPEC_TREE, "hand-checked: [3, 2, 2], lengths [3, 2], end_token 10", 3, 2, 2, tree_steps, tree_parents,
      tree_lengths, 10, tree_expected},
     {SPEC_TREE, "shape example: [100, 1, 10], generated, length 93, end_token 0", 100, 1, 10, NULL, NULL,
      tree_generated_length, 0, NULL},
 };
+/* clang-format on */
 const size_t demo_gather_tree_case_count = sizeof demo_gather_tree_cases / sizeof demo_gather_tree_cases[0];

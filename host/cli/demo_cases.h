@@ -34,12 +34,12 @@ extern const size_t demo_gather_case_count;
 typedef struct demo_gather_tree_case {
     const char *spec;
     const char *title;
-    int64_t time, batch, beam;       /* [T, B, W] */
-    const double *step_ids;          /* NULL: generated */
-    const double *parent_ids;        /* NULL: generated within [0, W) */
-    const double *max_seq_len;       /* [B] */
+    int64_t time, batch, beam; /* [T, B, W] */
+    const double *step_ids;    /* NULL: generated */
+    const double *parent_ids;  /* NULL: generated within [0, W) */
+    const double *max_seq_len; /* [B] */
     double end_token;
-    const double *expected;          /* NULL where there is no hand-checked answer */
+    const double *expected; /* NULL where there is no hand-checked answer */
 } demo_gather_tree_case;
 
 extern const demo_gather_tree_case demo_gather_tree_cases[];

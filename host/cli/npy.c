@@ -15,8 +15,8 @@ static const struct {
     const char *code;
     clg_dtype type;
 } npy_types[] = {
-    {"b1", CLG_BOOL}, {"i1", CLG_I8},  {"i2", CLG_I16}, {"i4", CLG_I32}, {"i8", CLG_I64},
-    {"u1", CLG_U8},   {"u2", CLG_U16}, {"u4", CLG_U32}, {"u8", CLG_U64}, {"f2", CLG_F16},
+    {"b1", CLG_BOOL}, {"i1", CLG_I8},  {"i2", CLG_I16}, {"i4", CLG_I32},   {"i8", CLG_I64},
+    {"u1", CLG_U8},   {"u2", CLG_U16}, {"u4", CLG_U32}, {"u8", CLG_U64},   {"f2", CLG_F16},
     {"f4", CLG_F32},  {"f8", CLG_F64}, {"c8", CLG_C64}, {"c16", CLG_C128},
 };
 
@@ -200,8 +200,8 @@ static int parse_header_dict(header_cursor *c, npy_header *h)
     if (!have_order) return header_error(c, "key 'fortran_order' missing%s", NULL);
     if (!have_shape) return header_error(c, "key 'shape' missing%s", NULL);
     /* only padding may follow: spaces, and the newline that ends the header */
-    while (c->pos < c->len && (c->text[c->pos] == ' ' || c->text[c->pos] == '\t' || c->text[c->pos] == '\n' ||
-                               c->text[c->pos] == '\r'))
+    while (c->pos < c->len &&
+           (c->text[c->pos] == ' ' || c->text[c->pos] == '\t' || c->text[c->pos] == '\n' || c->text[c->pos] == '\r'))
         ++c->pos;
     if (c->pos != c->len) return header_error(c, "unexpected text after the header dictionary%s", NULL);
     return 0;
@@ -212,8 +212,10 @@ static int map_descr(const char *descr, clg_dtype *type, int *swap, char *error,
 {
     char order = descr[0];
     const char *code = descr;
-    if (order == '<' || order == '>' || order == '|' || order == '=') code = descr + 1;
-    else order = '=';
+    if (order == '<' || order == '>' || order == '|' || order == '=')
+        code = descr + 1;
+    else
+        order = '=';
     for (size_t i = 0; i < sizeof npy_types / sizeof npy_types[0]; ++i) {
         if (strcmp(code, npy_types[i].code) != 0) continue;
         *type = npy_types[i].type;
@@ -225,11 +227,16 @@ static int map_descr(const char *descr, clg_dtype *type, int *swap, char *error,
     switch (code[0]) {
     case 'O': kind = "Python objects"; break;
     case 'U': kind = "unicode strings"; break;
-    case 'S': case 'a': kind = "byte strings"; break;
+    case 'S':
+    case 'a': kind = "byte strings"; break;
     case 'V': kind = "void/raw records"; break;
     case 'M': kind = "datetime"; break;
     case 'm': kind = "timedelta"; break;
-    case 'f': case 'i': case 'u': case 'c': case 'b': kind = "an unsupported width"; break;
+    case 'f':
+    case 'i':
+    case 'u':
+    case 'c':
+    case 'b': kind = "an unsupported width"; break;
     default: break;
     }
     snprintf(error, error_cap, "unsupported dtype '%s' (%s); clgather reads b1, i1..i8, u1..u8, f2, f4, f8, c8, c16",

@@ -8,15 +8,38 @@
 
 /* Field numbers of onnx.proto (onnx/onnx.proto, IR version 3 onwards). */
 enum {
-    MODEL_IR_VERSION = 1, MODEL_GRAPH = 7, MODEL_OPSET_IMPORT = 8,
-    OPSET_DOMAIN = 1, OPSET_VERSION = 2,
-    GRAPH_NODE = 1, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
+    MODEL_IR_VERSION = 1,
+    MODEL_GRAPH = 7,
+    MODEL_OPSET_IMPORT = 8,
+    OPSET_DOMAIN = 1,
+    OPSET_VERSION = 2,
+    GRAPH_NODE = 1,
+    GRAPH_INITIALIZER = 5,
+    GRAPH_INPUT = 11,
+    GRAPH_OUTPUT = 12,
     VALUE_INFO_NAME = 1,
-    NODE_INPUT = 1, NODE_OUTPUT = 2, NODE_OP_TYPE = 4, NODE_ATTRIBUTE = 5, NODE_DOMAIN = 7,
-    ATTRIBUTE_NAME = 1, ATTRIBUTE_I = 3, ATTRIBUTE_TYPE = 20, ATTRIBUTE_REF_NAME = 21,
-    TENSOR_DIMS = 1, TENSOR_DATA_TYPE = 2, TENSOR_SEGMENT = 3, TENSOR_FLOAT_DATA = 4, TENSOR_INT32_DATA = 5,
-    TENSOR_STRING_DATA = 6, TENSOR_INT64_DATA = 7, TENSOR_NAME = 8, TENSOR_RAW_DATA = 9, TENSOR_DOUBLE_DATA = 10,
-    TENSOR_UINT64_DATA = 11, TENSOR_EXTERNAL_DATA = 13, TENSOR_DATA_LOCATION = 14,
+    NODE_INPUT = 1,
+    NODE_OUTPUT = 2,
+    NODE_OP_TYPE = 4,
+    NODE_ATTRIBUTE = 5,
+    NODE_DOMAIN = 7,
+    ATTRIBUTE_NAME = 1,
+    ATTRIBUTE_I = 3,
+    ATTRIBUTE_TYPE = 20,
+    ATTRIBUTE_REF_NAME = 21,
+    TENSOR_DIMS = 1,
+    TENSOR_DATA_TYPE = 2,
+    TENSOR_SEGMENT = 3,
+    TENSOR_FLOAT_DATA = 4,
+    TENSOR_INT32_DATA = 5,
+    TENSOR_STRING_DATA = 6,
+    TENSOR_INT64_DATA = 7,
+    TENSOR_NAME = 8,
+    TENSOR_RAW_DATA = 9,
+    TENSOR_DOUBLE_DATA = 10,
+    TENSOR_UINT64_DATA = 11,
+    TENSOR_EXTERNAL_DATA = 13,
+    TENSOR_DATA_LOCATION = 14,
 };
 enum { ATTRIBUTE_TYPE_INT = 2 };
 
@@ -26,10 +49,10 @@ static const struct {
     const char *onnx_name;
     clg_dtype type;
 } tensor_types[] = {
-    {1, "FLOAT", CLG_F32},       {2, "UINT8", CLG_U8},      {3, "INT8", CLG_I8},        {4, "UINT16", CLG_U16},
-    {5, "INT16", CLG_I16},       {6, "INT32", CLG_I32},     {7, "INT64", CLG_I64},      {8, "STRING", CLG_DTYPE_INVALID},
-    {9, "BOOL", CLG_BOOL},       {10, "FLOAT16", CLG_F16},  {11, "DOUBLE", CLG_F64},    {12, "UINT32", CLG_U32},
-    {13, "UINT64", CLG_U64},     {14, "COMPLEX64", CLG_C64}, {15, "COMPLEX128", CLG_C128}, {16, "BFLOAT16", CLG_BF16},
+    {1, "FLOAT", CLG_F32},   {2, "UINT8", CLG_U8},       {3, "INT8", CLG_I8},          {4, "UINT16", CLG_U16},
+    {5, "INT16", CLG_I16},   {6, "INT32", CLG_I32},      {7, "INT64", CLG_I64},        {8, "STRING", CLG_DTYPE_INVALID},
+    {9, "BOOL", CLG_BOOL},   {10, "FLOAT16", CLG_F16},   {11, "DOUBLE", CLG_F64},      {12, "UINT32", CLG_U32},
+    {13, "UINT64", CLG_U64}, {14, "COMPLEX64", CLG_C64}, {15, "COMPLEX128", CLG_C128}, {16, "BFLOAT16", CLG_BF16},
 };
 
 /* Report a failure in a message, with its absolute byte offset in the file. */
@@ -44,8 +67,7 @@ static int fail_at(const onnx_source *src, const char *message_name, const proto
     return cli_fail(CLI_EXIT_REFUSED, "%s: %s at byte %zu: %s", src->where, message_name, offset, reason);
 }
 
-static int wire_mismatch(const onnx_source *src, const char *message_name, const proto_reader *r,
-                         const proto_field *f)
+static int wire_mismatch(const onnx_source *src, const char *message_name, const proto_reader *r, const proto_field *f)
 {
     char reason[96];
     snprintf(reason, sizeof reason, "field %u has the wrong wire type %d", f->number, f->wire_type);
@@ -72,9 +94,11 @@ static int parse_opset(const onnx_source *src, proto_bytes message, onnx_gather_
     }
     if (got < 0) return fail_at(src, "OperatorSetIdProto", &r, r.error);
     if (domain.len == 0 || proto_bytes_equal(domain, "ai.onnx")) {
-        if (version < 1) return fail_at(src, "OperatorSetIdProto", &r, "the default domain's opset version is not positive");
+        if (version < 1)
+            return fail_at(src, "OperatorSetIdProto", &r, "the default domain's opset version is not positive");
         if (model->opset >= 0 && model->opset != version)
-            return fail_at(src, "OperatorSetIdProto", &r, "the default domain is imported twice with different versions");
+            return fail_at(src, "OperatorSetIdProto", &r,
+                           "the default domain is imported twice with different versions");
         model->opset = version;
     }
     return 0;
@@ -208,7 +232,8 @@ static int parse_graph(const onnx_source *src, proto_bytes message, onnx_gather_
         } else if (f.number == GRAPH_INITIALIZER) {
             if (model->initializer_count >= ONNX_MAX_GRAPH_VALUES)
                 return fail_at(src, "GraphProto", &r, "too many initializers");
-            if (message_name(src, f.bytes, TENSOR_NAME, "TensorProto", &model->initializer_names[model->initializer_count]) != 0)
+            if (message_name(src, f.bytes, TENSOR_NAME, "TensorProto",
+                             &model->initializer_names[model->initializer_count]) != 0)
                 return CLI_EXIT_REFUSED;
             model->initializers[model->initializer_count++] = f.bytes;
         } else if (f.number == GRAPH_INPUT) {
@@ -219,7 +244,8 @@ static int parse_graph(const onnx_source *src, proto_bytes message, onnx_gather_
         } else {
             if (model->graph_output_count >= ONNX_MAX_GRAPH_VALUES)
                 return fail_at(src, "GraphProto", &r, "too many graph outputs");
-            if (message_name(src, f.bytes, VALUE_INFO_NAME, "ValueInfoProto", &model->graph_outputs[model->graph_output_count]) != 0)
+            if (message_name(src, f.bytes, VALUE_INFO_NAME, "ValueInfoProto",
+                             &model->graph_outputs[model->graph_output_count]) != 0)
                 return CLI_EXIT_REFUSED;
             ++model->graph_output_count;
         }
@@ -326,10 +352,13 @@ static void store_value(cli_tensor *t, uint64_t slot, uint64_t bits)
 static int typed_field_for(clg_dtype type)
 {
     switch (type) {
-    case CLG_F32: case CLG_C64: return TENSOR_FLOAT_DATA;
-    case CLG_F64: case CLG_C128: return TENSOR_DOUBLE_DATA;
+    case CLG_F32:
+    case CLG_C64: return TENSOR_FLOAT_DATA;
+    case CLG_F64:
+    case CLG_C128: return TENSOR_DOUBLE_DATA;
     case CLG_I64: return TENSOR_INT64_DATA;
-    case CLG_U32: case CLG_U64: return TENSOR_UINT64_DATA;
+    case CLG_U32:
+    case CLG_U64: return TENSOR_UINT64_DATA;
     default: return TENSOR_INT32_DATA; /* i32, i16, i8, u16, u8, bool, f16 and bf16 bits */
     }
 }
@@ -369,8 +398,10 @@ int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, p
             int single = f.wire_type == PROTO_VARINT;
             if (!single && f.wire_type != PROTO_BYTES) return wire_mismatch(&src, "TensorProto", &r, &f);
             while (single || packed.pos < packed.len) {
-                if (!single && proto_read_varint(&packed, &value) < 0) return fail_at(&src, "TensorProto", &r, packed.error);
-                if (rank >= CLG_MAX_RANK) return fail_at(&src, "TensorProto", &r, "more dims than clgather's maximum rank");
+                if (!single && proto_read_varint(&packed, &value) < 0)
+                    return fail_at(&src, "TensorProto", &r, packed.error);
+                if (rank >= CLG_MAX_RANK)
+                    return fail_at(&src, "TensorProto", &r, "more dims than clgather's maximum rank");
                 if ((int64_t)value < 0) return fail_at(&src, "TensorProto", &r, "a negative dimension");
                 dims[rank++] = (int64_t)value;
                 if (single) break;
@@ -381,7 +412,10 @@ int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, p
             if (f.wire_type != PROTO_VARINT) return wire_mismatch(&src, "TensorProto", &r, &f);
             data_type = (int64_t)f.number_value;
             break;
-        case TENSOR_FLOAT_DATA: case TENSOR_INT32_DATA: case TENSOR_INT64_DATA: case TENSOR_DOUBLE_DATA:
+        case TENSOR_FLOAT_DATA:
+        case TENSOR_INT32_DATA:
+        case TENSOR_INT64_DATA:
+        case TENSOR_DOUBLE_DATA:
         case TENSOR_UINT64_DATA: {
             int64_t n = count_values(&f, element_wire_type_of(f.number), &r);
             if (n < 0) return fail_at(&src, "TensorProto", &r, r.error);

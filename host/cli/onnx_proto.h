@@ -12,10 +12,10 @@
 
 typedef struct onnx_gather_model {
     int64_t ir_version;
-    int64_t opset;    /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
-    int64_t axis;     /* the Gather node's attribute, 0 when absent */
+    int64_t opset; /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
+    int64_t axis;  /* the Gather node's attribute, 0 when absent */
     proto_bytes data_name, indices_name, output_name; /* the Gather node's inputs and output */
-    int feed_count;   /* graph inputs that are not initializers, in order: what input_<k>.pb feed */
+    int feed_count; /* graph inputs that are not initializers, in order: what input_<k>.pb feed */
     proto_bytes feeds[ONNX_MAX_GRAPH_VALUES];
     int initializer_count;
     proto_bytes initializer_names[ONNX_MAX_GRAPH_VALUES];

@@ -42,8 +42,7 @@ int proto_next_field(proto_reader *r, proto_field *field)
     field->number = (uint32_t)number;
     field->wire_type = (int)(key & 7);
     switch (field->wire_type) {
-    case PROTO_VARINT:
-        return proto_read_varint(r, &field->number_value) < 0 ? -1 : 1;
+    case PROTO_VARINT: return proto_read_varint(r, &field->number_value) < 0 ? -1 : 1;
     case PROTO_FIXED64:
         if (r->len - r->pos < 8) {
             r->error = "truncated fixed64 field";

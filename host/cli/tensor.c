@@ -52,8 +52,7 @@ int cli_tensor_alloc(cli_tensor *t, clg_dtype type, int32_t rank, const int64_t 
         return cli_fail(CLI_EXIT_REFUSED, "%s: dimension %d is negative (%lld)", what, (int)bad, (long long)shape[bad]);
     if (rc != 0) return cli_fail(CLI_EXIT_REFUSED, "%s: the shape's byte size overflows", what);
     t->bytes = calloc(bytes ? (size_t)bytes : 1, 1);
-    if (!t->bytes)
-        return cli_fail(CLI_EXIT_REFUSED, "%s: cannot allocate %llu bytes", what, (unsigned long long)bytes);
+    if (!t->bytes) return cli_fail(CLI_EXIT_REFUSED, "%s: cannot allocate %llu bytes", what, (unsigned long long)bytes);
     t->type = type;
     t->rank = rank;
     for (int32_t i = 0; i < rank; ++i) t->shape[i] = shape[i];

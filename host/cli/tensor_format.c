@@ -7,9 +7,12 @@ static double half_to_double(uint16_t bits)
 {
     int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
     double value;
-    if (exponent == 0) value = ldexp(mantissa, -24);
-    else if (exponent == 31) value = mantissa ? NAN : INFINITY;
-    else value = ldexp(mantissa + 1024, exponent - 25);
+    if (exponent == 0)
+        value = ldexp(mantissa, -24);
+    else if (exponent == 31)
+        value = mantissa ? NAN : INFINITY;
+    else
+        value = ldexp(mantissa + 1024, exponent - 25);
     return sign ? -value : value;
 }
 
@@ -25,8 +28,16 @@ void cli_format_element(const cli_tensor *t, uint64_t index, char *text, size_t 
 {
     const unsigned char *p = t->bytes + index * clg_dtype_size(t->type);
     union {
-        int8_t i8; uint8_t u8; int16_t i16; uint16_t u16; int32_t i32; uint32_t u32;
-        int64_t i64; uint64_t u64; float f32[2]; double f64[2];
+        int8_t i8;
+        uint8_t u8;
+        int16_t i16;
+        uint16_t u16;
+        int32_t i32;
+        uint32_t u32;
+        int64_t i64;
+        uint64_t u64;
+        float f32[2];
+        double f64[2];
     } v;
     memcpy(&v, p, clg_dtype_size(t->type));
     switch (t->type) {

@@ -31,8 +31,8 @@ clg_status clg_check_offset_alignment(const char *name, size_t offset, clg_dtype
 clg_status clg_check_host_buffer(const char *name, const void *ptr, size_t have, uint64_t need)
 {
     if (have < need)
-        return clg_fail(CLG_ERR_BUFFER_TOO_SMALL, "%s_bytes = %zu is smaller than the %" PRIu64 " bytes %s needs",
-                        name, have, need, name);
+        return clg_fail(CLG_ERR_BUFFER_TOO_SMALL, "%s_bytes = %zu is smaller than the %" PRIu64 " bytes %s needs", name,
+                        have, need, name);
     if (!ptr && need > 0) return clg_fail(CLG_ERR_NULL_ARGUMENT, "%s is NULL but needs %" PRIu64 " bytes", name, need);
     return CLG_SUCCESS;
 }

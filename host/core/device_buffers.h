@@ -8,7 +8,6 @@
  * small placeholder (OpenCL has no empty buffers). Fails with CLG_ERR_TOO_LARGE_FOR_DEVICE above the
  * device's max allocation and CLG_ERR_DEVICE_OUT_OF_MEMORY when the device cannot allocate it. Every
  * buffer the library makes comes from here. */
-clg_status clg_create_device_buffer(clg_context *ctx, const char *name, const void *host, uint64_t bytes,
-                                    cl_mem *out);
+clg_status clg_create_device_buffer(clg_context *ctx, const char *name, const void *host, uint64_t bytes, cl_mem *out);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLG_MAX_PLATFORMS 32
+#define CLG_MAX_PLATFORMS            32
 #define CLG_MAX_DEVICES_PER_PLATFORM 64
 
 typedef struct device_entry {
@@ -151,7 +151,8 @@ clg_status clg_select_device(const char *spec, int *is_reference, cl_platform_id
     device_entry devices[CLG_MAX_PLATFORMS * 4];
     size_t n = enumerate(devices, sizeof devices / sizeof devices[0]);
     if (n == 0)
-        return clg_fail(CLG_ERR_NO_DEVICE, "no OpenCL device found (device spec \"%s\"); use \"cpu\" for the CPU reference",
+        return clg_fail(CLG_ERR_NO_DEVICE,
+                        "no OpenCL device found (device spec \"%s\"); use \"cpu\" for the CPU reference",
                         spec ? spec : "");
     size_t chosen = n;
     if (!spec) {

@@ -7,11 +7,15 @@
 bool clg_dtype_is_integer(clg_dtype type)
 {
     switch (type) {
-    case CLG_I8: case CLG_U8: case CLG_I16: case CLG_U16:
-    case CLG_I32: case CLG_U32: case CLG_I64: case CLG_U64:
-        return true;
-    default:
-        return false;
+    case CLG_I8:
+    case CLG_U8:
+    case CLG_I16:
+    case CLG_U16:
+    case CLG_I32:
+    case CLG_U32:
+    case CLG_I64:
+    case CLG_U64: return true;
+    default: return false;
     }
 }
 
@@ -20,22 +24,40 @@ bool clg_dtype_is_signed_integer(clg_dtype type)
     return type == CLG_I8 || type == CLG_I16 || type == CLG_I32 || type == CLG_I64;
 }
 
+uint64_t clg_load_bits(const void *p, size_t size)
+{
+    /* memcpy: the caller's buffer need not be aligned for the type */
+    uint8_t b8;
+    uint16_t b16;
+    uint32_t b32;
+    uint64_t b64;
+    switch (size) {
+    case 1: memcpy(&b8, p, 1); return b8;
+    case 2: memcpy(&b16, p, 2); return b16;
+    case 4: memcpy(&b32, p, 4); return b32;
+    default: memcpy(&b64, p, 8); return b64;
+    }
+}
+
+int64_t clg_sign_extend(uint64_t bits, size_t size)
+{
+    switch (size) {
+    case 1: return (int8_t)(uint8_t)bits;
+    case 2: return (int16_t)(uint16_t)bits;
+    case 4: return (int32_t)(uint32_t)bits;
+    default: return (int64_t)bits;
+    }
+}
+
 clg_integer clg_read_integer(const void *base, clg_dtype type, uint64_t pos)
 {
+    const size_t size = clg_dtype_size(type);
+    const uint64_t bits = clg_load_bits((const unsigned char *)base + pos * size, size);
     clg_integer v = {.is_unsigned = !clg_dtype_is_signed_integer(type), .s = 0, .u = 0};
-    const unsigned char *p = (const unsigned char *)base + pos * clg_dtype_size(type);
-    /* memcpy: the caller's buffer need not be aligned for the type */
-    switch (type) {
-    case CLG_I8: { int8_t x; memcpy(&x, p, 1); v.s = x; break; }
-    case CLG_U8: { uint8_t x; memcpy(&x, p, 1); v.u = x; break; }
-    case CLG_I16: { int16_t x; memcpy(&x, p, 2); v.s = x; break; }
-    case CLG_U16: { uint16_t x; memcpy(&x, p, 2); v.u = x; break; }
-    case CLG_I32: { int32_t x; memcpy(&x, p, 4); v.s = x; break; }
-    case CLG_U32: { uint32_t x; memcpy(&x, p, 4); v.u = x; break; }
-    case CLG_I64: { int64_t x; memcpy(&x, p, 8); v.s = x; break; }
-    case CLG_U64: { uint64_t x; memcpy(&x, p, 8); v.u = x; break; }
-    default: break;
-    }
+    if (v.is_unsigned)
+        v.u = bits;
+    else
+        v.s = clg_sign_extend(bits, size);
     return v;
 }
 
@@ -97,6 +119,7 @@ static const char *opencl_index_type(clg_dtype t)
 
 void clg_index_rules_options(clg_dtype index_type, int offsets64, int clamp, char *buf, size_t size)
 {
-    snprintf(buf, size, "-DIDX_T=%s -DIDX_BYTES=%zu -DIDX_SIGNED=%d -DOFF64=%d -DCLAMP=%d", opencl_index_type(index_type),
-             clg_dtype_size(index_type), clg_dtype_is_signed_integer(index_type) ? 1 : 0, offsets64, clamp);
+    snprintf(buf, size, "-DIDX_T=%s -DIDX_BYTES=%zu -DIDX_SIGNED=%d -DOFF64=%d -DCLAMP=%d",
+             opencl_index_type(index_type), clg_dtype_size(index_type), clg_dtype_is_signed_integer(index_type) ? 1 : 0,
+             offsets64, clamp);
 }

@@ -14,6 +14,12 @@ typedef struct clg_integer {
     uint64_t u;
 } clg_integer;
 
+/* The bits of an element of `size` bytes (1, 2, 4 or 8) at p, which need not be aligned. */
+uint64_t clg_load_bits(const void *p, size_t size);
+
+/* Those bits read as a signed integer of `size` bytes. */
+int64_t clg_sign_extend(uint64_t bits, size_t size);
+
 bool clg_dtype_is_integer(clg_dtype type);
 bool clg_dtype_is_signed_integer(clg_dtype type);
 

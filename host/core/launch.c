@@ -58,7 +58,8 @@ clg_status clg_launch(const clg_context *ctx, cl_command_queue queue, const clg_
         const uint64_t groups = items[d] / local[d] + (items[d] % local[d] != 0);
         if (groups > max_global / local[d])
             return clg_fail(CLG_ERR_TOO_LARGE_FOR_DEVICE,
-                            "%s needs %" PRIu64 " work-items in dimension %u, more than the device's %u-bit size_t holds",
+                            "%s needs %" PRIu64
+                            " work-items in dimension %u, more than the device's %u-bit size_t holds",
                             what, items[d], (unsigned)d, (unsigned)ctx->address_bits);
         global[d] = (size_t)(groups * local[d]);
         if (global[d] == 0) global[d] = local[d];

@@ -33,9 +33,9 @@ typedef struct clg_host_buffer {
 
 /* One tensor an operation reads or writes. */
 typedef struct clg_operand {
-    const char *name;       /* as the API names it: "data", "indices", "output", "step_ids", ... */
-    uint64_t bytes;         /* the tensor's size */
-    clg_dtype offset_type;  /* a cl_mem byte offset must be a multiple of this type's size (INVALID: any) */
+    const char *name;      /* as the API names it: "data", "indices", "output", "step_ids", ... */
+    uint64_t bytes;        /* the tensor's size */
+    clg_dtype offset_type; /* a cl_mem byte offset must be a multiple of this type's size (INVALID: any) */
 } clg_operand;
 
 /* How an operation learns that an input value makes the call fail. */

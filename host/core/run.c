@@ -15,7 +15,8 @@ clg_status clg_run_check_enqueue_call(const clg_context *ctx, const char *entry,
                                       cl_uint num_events, const cl_event *wait_list)
 {
     if (!ctx) return clg_fail(CLG_ERR_NULL_ARGUMENT, "ctx is NULL");
-    if (ctx->is_reference) return clg_fail(CLG_ERR_NO_OPENCL, "ctx is the CPU reference: %s needs an OpenCL device", entry);
+    if (ctx->is_reference)
+        return clg_fail(CLG_ERR_NO_OPENCL, "ctx is the CPU reference: %s needs an OpenCL device", entry);
     if (!queue) return clg_fail(CLG_ERR_NULL_ARGUMENT, "queue is NULL");
     if (num_events > 0 && !wait_list)
         return clg_fail(CLG_ERR_NULL_ARGUMENT, "wait_list is NULL but num_events is %u", (unsigned)num_events);
@@ -56,7 +57,8 @@ static clg_status verify_on_host(const clg_context *ctx, const clg_run_plan *run
     void *host[CLG_MAX_OPERANDS] = {0};
     const clg_operand *out = output_operand(run);
     void *expected = malloc(out->bytes ? out->bytes : 1);
-    clg_status st = expected ? CLG_SUCCESS : clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "verify: cannot allocate host copies");
+    clg_status st =
+        expected ? CLG_SUCCESS : clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "verify: cannot allocate host copies");
     for (int i = 0; i < count && st == CLG_SUCCESS; ++i) {
         const uint64_t bytes = run->operands[i].bytes;
         host[i] = malloc(bytes ? bytes : 1);
@@ -65,7 +67,8 @@ static clg_status verify_on_host(const clg_context *ctx, const clg_run_plan *run
             break;
         }
         if (bytes == 0) continue;
-        cl_int err = clEnqueueReadBuffer(queue, buffers[i].mem, CL_TRUE, buffers[i].offset, bytes, host[i], 1, &done, NULL);
+        cl_int err =
+            clEnqueueReadBuffer(queue, buffers[i].mem, CL_TRUE, buffers[i].offset, bytes, host[i], 1, &done, NULL);
         if (err != CL_SUCCESS) st = clg_fail_cl(err, "verify: reading buffers back");
     }
     unsigned char *device_output = host[run->input_count];
@@ -119,8 +122,8 @@ static clg_status run_on_queue(clg_context *ctx, const clg_run_plan *run, cl_com
     clg_status st = CLG_SUCCESS;
     if (use_scratch) {
         targets[out].offset = buffers[out].offset % run->scratch_offset_modulus;
-        st = clg_create_device_buffer(ctx, op->scratch_buffer_name, NULL, output_operand(run)->bytes + targets[out].offset,
-                                      &scratch);
+        st = clg_create_device_buffer(ctx, op->scratch_buffer_name, NULL,
+                                      output_operand(run)->bytes + targets[out].offset, &scratch);
         targets[out].mem = scratch;
     }
     if (st == CLG_SUCCESS && mode != CLG_FLAG_NO_CHECK) {

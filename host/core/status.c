@@ -29,7 +29,8 @@ const char *clg_last_error_message(void) { return last_message; }
 const char *clg_cl_error_name(cl_int err)
 {
     switch (err) {
-#define CLG_CL_NAME(code) case code: return #code;
+#define CLG_CL_NAME(code) \
+    case code: return #code;
         CLG_CL_NAME(CL_SUCCESS)
         CLG_CL_NAME(CL_DEVICE_NOT_FOUND)
         CLG_CL_NAME(CL_DEVICE_NOT_AVAILABLE)
@@ -97,7 +98,8 @@ const char *clg_cl_error_name(cl_int err)
 const char *clg_status_string(clg_status status)
 {
     switch (status) {
-#define CLG_NAME(code) case code: return #code;
+#define CLG_NAME(code) \
+    case code: return #code;
         CLG_NAME(CLG_SUCCESS)
         CLG_NAME(CLG_ERR_NULL_ARGUMENT)
         CLG_NAME(CLG_ERR_INVALID_PRESET)

@@ -175,8 +175,8 @@ size_t clg_blob_size(const clg_blob_record *records, size_t count)
 {
     size_t size = sizeof blob_magic + 8;
     for (size_t k = 0; k < count; ++k)
-        size += string_field(records[k].source_name) + string_field(records[k].options) +
-                string_field(records[k].key) + 8 + records[k].binary_size;
+        size += string_field(records[k].source_name) + string_field(records[k].options) + string_field(records[k].key) +
+                8 + records[k].binary_size;
     return size + 8;
 }
 

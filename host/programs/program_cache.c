@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLG_OPTIONS_CAPACITY 512
+#define CLG_OPTIONS_CAPACITY     512
 #define CLG_KERNEL_NAME_CAPACITY 64
-#define CLG_BUILD_LOG_SHOWN 700
-#define CLG_KEY_CAPACITY 2048
+#define CLG_BUILD_LOG_SHOWN      700
+#define CLG_KEY_CAPACITY         2048
 
 typedef struct kernel_pool {
     char name[CLG_KERNEL_NAME_CAPACITY];
@@ -162,7 +162,8 @@ static clg_status build_from_source(clg_program_cache *cache, const clg_kernel_s
     }
     char log[CLG_BUILD_LOG_SHOWN + 1];
     size_t got = 0;
-    if (clGetProgramBuildInfo(program, cache->device, CL_PROGRAM_BUILD_LOG, CLG_BUILD_LOG_SHOWN, log, &got) != CL_SUCCESS)
+    if (clGetProgramBuildInfo(program, cache->device, CL_PROGRAM_BUILD_LOG, CLG_BUILD_LOG_SHOWN, log, &got) !=
+        CL_SUCCESS)
         got = 0;
     log[got < sizeof log ? got : sizeof log - 1] = '\0';
     clReleaseProgram(program);
@@ -171,8 +172,8 @@ static clg_status build_from_source(clg_program_cache *cache, const clg_kernel_s
 }
 
 /* Called with the lock held: add a built program for (source, options). */
-static void add_entry(clg_program_cache *cache, const clg_kernel_source *source, const char *options, cl_program program,
-                      program_entry *e)
+static void add_entry(clg_program_cache *cache, const clg_kernel_source *source, const char *options,
+                      cl_program program, program_entry *e)
 {
     e->source_name = source->name;
     strcpy(e->options, options);
@@ -334,8 +335,9 @@ clg_status clg_program_cache_export(clg_program_cache *cache, void *blob, size_t
     pthread_mutex_lock(&cache->lock);
     size_t count = cache->program_count;
     clg_blob_record *records = calloc(count ? count : 1, sizeof *records);
-    char (*keys)[CLG_KEY_CAPACITY] = calloc(count ? count : 1, CLG_KEY_CAPACITY);
-    clg_status st = (records && keys) ? CLG_SUCCESS : clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the export");
+    char(*keys)[CLG_KEY_CAPACITY] = calloc(count ? count : 1, CLG_KEY_CAPACITY);
+    clg_status st =
+        (records && keys) ? CLG_SUCCESS : clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the export");
     size_t k = 0;
     for (program_entry *e = cache->programs; e && st == CLG_SUCCESS; e = e->next, ++k) {
         size_t size = 0;

@@ -150,8 +150,8 @@ cl_int clg_fault_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     return err;
 }
 
-cl_int clg_fault_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t off, size_t s, void *p,
-                                     cl_uint n, const cl_event *w, cl_event *e)
+cl_int clg_fault_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t off, size_t s, void *p, cl_uint n,
+                                     const cl_event *w, cl_event *e)
 {
     if (fail_here(CLG_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
     cl_int err = clEnqueueReadBuffer(q, m, b, off, s, p, n, w, e);

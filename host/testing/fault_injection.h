@@ -14,9 +14,9 @@
 
 /* Kinds of fault points, combinable as a mask. */
 #define CLG_FAULT_ALLOCATION 0x1 /* clCreateBuffer, clCreateKernel, clCreateCommandQueue, clCreateContext */
-#define CLG_FAULT_BUILD 0x2      /* clCreateProgramWith*, clBuildProgram */
-#define CLG_FAULT_ENQUEUE 0x4    /* clEnqueue* */
-#define CLG_FAULT_ALL 0x7
+#define CLG_FAULT_BUILD      0x2 /* clCreateProgramWith*, clBuildProgram */
+#define CLG_FAULT_ENQUEUE    0x4 /* clEnqueue* */
+#define CLG_FAULT_ALL        0x7
 
 /* Make the k-th fault point of the kinds in mask (counted from 1, from now on) fail; k = 0 disarms.
  * Resets the point counter. */
@@ -56,19 +56,19 @@ cl_int clg_fault_clEnqueueCopyBuffer(cl_command_queue, cl_mem, cl_mem, size_t, s
 cl_int clg_fault_clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
 
 #ifndef CLG_FAULT_INJECTION_IMPLEMENTATION
-#define clCreateBuffer clg_fault_clCreateBuffer
-#define clReleaseMemObject clg_fault_clReleaseMemObject
-#define clReleaseEvent clg_fault_clReleaseEvent
-#define clCreateKernel clg_fault_clCreateKernel
-#define clCreateCommandQueue clg_fault_clCreateCommandQueue
-#define clCreateContext clg_fault_clCreateContext
-#define clCreateProgramWithSource clg_fault_clCreateProgramWithSource
-#define clCreateProgramWithBinary clg_fault_clCreateProgramWithBinary
-#define clBuildProgram clg_fault_clBuildProgram
-#define clEnqueueNDRangeKernel clg_fault_clEnqueueNDRangeKernel
-#define clEnqueueReadBuffer clg_fault_clEnqueueReadBuffer
-#define clEnqueueReadBufferRect clg_fault_clEnqueueReadBufferRect
-#define clEnqueueCopyBuffer clg_fault_clEnqueueCopyBuffer
+#define clCreateBuffer              clg_fault_clCreateBuffer
+#define clReleaseMemObject          clg_fault_clReleaseMemObject
+#define clReleaseEvent              clg_fault_clReleaseEvent
+#define clCreateKernel              clg_fault_clCreateKernel
+#define clCreateCommandQueue        clg_fault_clCreateCommandQueue
+#define clCreateContext             clg_fault_clCreateContext
+#define clCreateProgramWithSource   clg_fault_clCreateProgramWithSource
+#define clCreateProgramWithBinary   clg_fault_clCreateProgramWithBinary
+#define clBuildProgram              clg_fault_clBuildProgram
+#define clEnqueueNDRangeKernel      clg_fault_clEnqueueNDRangeKernel
+#define clEnqueueReadBuffer         clg_fault_clEnqueueReadBuffer
+#define clEnqueueReadBufferRect     clg_fault_clEnqueueReadBufferRect
+#define clEnqueueCopyBuffer         clg_fault_clEnqueueCopyBuffer
 #define clEnqueueMarkerWithWaitList clg_fault_clEnqueueMarkerWithWaitList
 #endif
 

@@ -27,9 +27,9 @@ static void make_small(small_gather *g, clg_preset preset)
         g->desc = support_ov_desc(preset, CLG_F32, 2, ds, CLG_I32, 1, is, &axis0, 0);
     for (int k = 0; k < 64 * 8; ++k) g->data[k] = (float)k * 0.25f;
     for (int k = 0; k < 32; ++k) g->idx[k] = (k * 37) % 64 - (k % 3 ? 0 : 64);
-    ck_assert_int_eq(clg_gather_reference(&g->desc, g->data, sizeof g->data, g->idx, sizeof g->idx, g->want,
-                                          sizeof g->want),
-                     CLG_SUCCESS);
+    ck_assert_int_eq(
+        clg_gather_reference(&g->desc, g->data, sizeof g->data, g->idx, sizeof g->idx, g->want, sizeof g->want),
+        CLG_SUCCESS);
 }
 
 static const char *chained_source =
@@ -58,8 +58,10 @@ START_TEST(context_from_caller_objects_with_event_chain)
     cl_event written[2], gathered = NULL, added;
     ck_assert_int_eq(clEnqueueWriteBuffer(queue, data, CL_FALSE, 0, sizeof g.data, g.data, 0, NULL, &written[0]),
                      CL_SUCCESS);
-    ck_assert_int_eq(clEnqueueWriteBuffer(queue, idx, CL_FALSE, 0, sizeof g.idx, g.idx, 0, NULL, &written[1]), CL_SUCCESS);
-    ck_assert_int_eq(clg_gather_enqueue(ctx, &g.desc, queue, data, 0, idx, 0, out, 0, 2, written, &gathered), CLG_SUCCESS);
+    ck_assert_int_eq(clEnqueueWriteBuffer(queue, idx, CL_FALSE, 0, sizeof g.idx, g.idx, 0, NULL, &written[1]),
+                     CL_SUCCESS);
+    ck_assert_int_eq(clg_gather_enqueue(ctx, &g.desc, queue, data, 0, idx, 0, out, 0, 2, written, &gathered),
+                     CLG_SUCCESS);
     ck_assert_ptr_nonnull(gathered);
 
     /* the caller's own kernel runs after the gather, ordered by the out-event */
@@ -122,7 +124,8 @@ static void expect_device(const char *spec, int want_reference)
     small_gather g;
     make_small(&g, CLG_ONNX_13);
     float got[32 * 8];
-    ck_assert_int_eq(clg_gather(ctx, &g.desc, g.data, sizeof g.data, g.idx, sizeof g.idx, got, sizeof got), CLG_SUCCESS);
+    ck_assert_int_eq(clg_gather(ctx, &g.desc, g.data, sizeof g.data, g.idx, sizeof g.idx, got, sizeof got),
+                     CLG_SUCCESS);
     ck_assert_mem_eq(got, g.want, sizeof got);
     clg_context_release(ctx);
 }
@@ -139,7 +142,7 @@ START_TEST(device_spec_forms)
     char upper[8] = {0};
     for (int k = 0; k < 4 && first.platform_name[k]; ++k)
         upper[k] = (char)(first.platform_name[k] >= 'a' && first.platform_name[k] <= 'z' ? first.platform_name[k] - 32
-                                                                                           : first.platform_name[k]);
+                                                                                         : first.platform_name[k]);
     expect_device(upper, 0);
     /* the environment variable when no spec is given */
     setenv("CLGATHER_DEVICE", "cpu", 1);
@@ -157,7 +160,8 @@ START_TEST(verify_mode_passes_and_detects_mismatch)
     small_gather g;
     make_small(&g, CLG_OV_GATHER_8);
     float got[32 * 8];
-    ck_assert_int_eq(clg_gather(ctx, &g.desc, g.data, sizeof g.data, g.idx, sizeof g.idx, got, sizeof got), CLG_SUCCESS);
+    ck_assert_int_eq(clg_gather(ctx, &g.desc, g.data, sizeof g.data, g.idx, sizeof g.idx, got, sizeof got),
+                     CLG_SUCCESS);
     ck_assert_mem_eq(got, g.want, sizeof got);
 
     clg_testing_corrupt_verify_readback(ctx, 1);
@@ -199,7 +203,8 @@ START_TEST(programs_built_once_per_specialization)
                          CLG_SUCCESS);
     ck_assert_uint_eq(clg_testing_program_count(ctx), 1);
     g.desc.oob_policy = CLG_OOB_CLAMP; /* another specialization */
-    ck_assert_int_eq(clg_gather(ctx, &g.desc, g.data, sizeof g.data, g.idx, sizeof g.idx, got, sizeof got), CLG_SUCCESS);
+    ck_assert_int_eq(clg_gather(ctx, &g.desc, g.data, sizeof g.data, g.idx, sizeof g.idx, got, sizeof got),
+                     CLG_SUCCESS);
     ck_assert_uint_eq(clg_testing_program_count(ctx), 2);
     clg_context_release(ctx);
 }
@@ -275,8 +280,9 @@ START_TEST(caller_host_pointer_buffers_with_low_alignment)
         ck_assert_int_eq(clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, 0, bi, 0, bo, 0, 0, NULL, &done),
                          CLG_SUCCESS);
         unsigned char got[20 * 64];
-        ck_assert_int_eq(clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, sizeof got, got, 1, &done, NULL),
-                         CL_SUCCESS);
+        ck_assert_int_eq(
+            clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, sizeof got, got, 1, &done, NULL),
+            CL_SUCCESS);
         ck_assert_mem_eq(got, want, sizeof want);
         clReleaseEvent(done);
         clReleaseMemObject(bd);
@@ -323,7 +329,8 @@ static void *hammer(void *arg)
         const int64_t ds[] = {rows, width}, is[] = {17};
         clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, type, 2, ds, CLG_I64, 1, is, &axis0, 0);
         d.oob_policy = (clg_oob_policy)(1 + support_below(&rng, 3));
-        const size_t es = clg_dtype_size(type), data_bytes = (size_t)(rows * width) * es, out_bytes = 17 * (size_t)width * es;
+        const size_t es = clg_dtype_size(type), data_bytes = (size_t)(rows * width) * es,
+                     out_bytes = 17 * (size_t)width * es;
         unsigned char *data = malloc(data_bytes), *got = malloc(out_bytes), *want = malloc(out_bytes);
         int64_t idx[17];
         for (size_t k = 0; k < data_bytes; ++k) data[k] = (unsigned char)support_next(&rng);

@@ -63,9 +63,11 @@ static void one_gather(worker *w, support_rng *rng, cl_command_queue own_queue)
     clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, type, 2, ds, index_type, 1, is, &axis, 0);
     d.oob_policy = (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
     const size_t es = clg_dtype_size(type), data_bytes = (size_t)(rows * width) * es;
-    const size_t out_bytes = (size_t)(axis == 0 ? n * width : rows * n) * es, idx_bytes = (size_t)n * clg_dtype_size(index_type);
+    const size_t out_bytes = (size_t)(axis == 0 ? n * width : rows * n) * es,
+                 idx_bytes = (size_t)n * clg_dtype_size(index_type);
     const int64_t A = axis == 0 ? rows : width;
-    unsigned char *data = malloc(data_bytes), *idx = malloc(idx_bytes), *got = malloc(out_bytes), *want = malloc(out_bytes);
+    unsigned char *data = malloc(data_bytes), *idx = malloc(idx_bytes), *got = malloc(out_bytes),
+                  *want = malloc(out_bytes);
     for (size_t k = 0; k < data_bytes; ++k) data[k] = (unsigned char)support_next(rng);
     for (int64_t k = 0; k < n; ++k)
         support_store_int(idx, index_type, (size_t)k, (int64_t)support_below(rng, (uint64_t)A + 2) - 1);
@@ -137,8 +139,10 @@ static void one_gather_tree(worker *w, support_rng *rng)
     }
     memset(got, POISON_BYTE, n * es);
     memset(want, POISON_BYTE, n * es);
-    clg_status a = clg_gather_tree(shared_ctx, &d, step, n * es, parent, n * es, len, (size_t)B * es, end, es, got, n * es);
-    clg_status r = clg_gather_tree_reference(&d, step, n * es, parent, n * es, len, (size_t)B * es, end, es, want, n * es);
+    clg_status a =
+        clg_gather_tree(shared_ctx, &d, step, n * es, parent, n * es, len, (size_t)B * es, end, es, got, n * es);
+    clg_status r =
+        clg_gather_tree_reference(&d, step, n * es, parent, n * es, len, (size_t)B * es, end, es, want, n * es);
     if (a != r || memcmp(got, want, n * es) != 0) note(w, "gather-tree differs", a, r);
     free(step);
     free(parent);

@@ -2,10 +2,10 @@
  * OpenCL allocation, program build or enqueue the library makes fails. The call that hits it must
  * return a failure, leak no buffer or event, leave its output untouched, and the same context must
  * work on the next call. The persistent program cache is off, so programs are built each round. */
-#define _DEFAULT_SOURCE /* setenv */
+#define _DEFAULT_SOURCE                    /* setenv */
 #define CLG_FAULT_INJECTION_IMPLEMENTATION /* this file's own OpenCL calls are not fault points */
-#include "testing/fault_injection.h"
 #include "test_support.h"
+#include "testing/fault_injection.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,7 +108,8 @@ static clg_status step_enqueue_empty(sequence_state *s, unsigned char *out, unsi
     const int64_t empty[] = {0};
     clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, CLG_F32, 2, ds, CLG_I32, 1, empty, &axis0, 0);
     cl_event done = NULL;
-    clg_status st = clg_gather_enqueue(s->ctx, &d, clg_context_cl_queue(s->ctx), NULL, 0, NULL, 0, NULL, 0, 0, NULL, &done);
+    clg_status st =
+        clg_gather_enqueue(s->ctx, &d, clg_context_cl_queue(s->ctx), NULL, 0, NULL, 0, NULL, 0, 0, NULL, &done);
     if (st == CLG_SUCCESS) clg_fault_release_event(done);
     return st;
 }
@@ -127,7 +128,8 @@ static clg_status tree(sequence_state *s, int valid, int enqueue, unsigned char 
     const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, valid ? 1 : 2}, len[1] = {3}, end = 9;
     clg_gather_tree_reference(&d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, want, 24);
     if (!enqueue)
-        return clg_gather_tree(s->ctx, &d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, out, 24);
+        return clg_gather_tree(s->ctx, &d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, out,
+                               24);
     cl_context cl = clg_context_cl_context(s->ctx);
     cl_command_queue q = clg_context_cl_queue(s->ctx);
     cl_int err;
@@ -150,7 +152,10 @@ static clg_status tree(sequence_state *s, int valid, int enqueue, unsigned char 
     return st;
 }
 
-static clg_status step_tree(sequence_state *s, unsigned char *out, unsigned char *want) { return tree(s, 1, 0, out, want); }
+static clg_status step_tree(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return tree(s, 1, 0, out, want);
+}
 static clg_status step_tree_invalid(sequence_state *s, unsigned char *out, unsigned char *want)
 {
     return tree(s, 0, 0, out, want);

@@ -26,7 +26,8 @@ static cl_mem guarded(const void *content, size_t bytes, size_t guard)
     memset(staging, POISON, total);
     if (content) memcpy(staging + guard, content, bytes);
     cl_int err;
-    cl_mem m = clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total, staging, &err);
+    cl_mem m =
+        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total, staging, &err);
     free(staging);
     if (err != CL_SUCCESS) abort();
     return m;
@@ -58,13 +59,16 @@ static void gather_case(fuzz_input *in)
     /* enqueue: offsets chosen by the fuzzer (indices aligned to their element size) */
     size_t guard = fuzz_u8(in) % GUARD, isize = clg_dtype_size(d.indices.type);
     size_t iguard = (guard + isize - 1) / isize * isize;
-    cl_mem bd = guarded(data, data_bytes, guard), bi = guarded(idx, index_bytes, iguard), bo = guarded(NULL, out_bytes, guard);
+    cl_mem bd = guarded(data, data_bytes, guard), bi = guarded(idx, index_bytes, iguard),
+           bo = guarded(NULL, out_bytes, guard);
     cl_event done = NULL;
-    clg_status enq = clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, guard, bi, iguard, bo, guard, 0, NULL, &done);
+    clg_status enq =
+        clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, guard, bi, iguard, bo, guard, 0, NULL, &done);
     if (enq != ref) differ("enqueue status");
     if (done) clReleaseEvent(done);
     unsigned char *region = malloc(guard + out_bytes + guard + 1);
-    if (clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, guard + out_bytes + guard, region, 0, NULL, NULL))
+    if (clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, guard + out_bytes + guard, region, 0, NULL,
+                            NULL))
         abort();
     if (!all_poison(region, guard) || !all_poison(region + guard + out_bytes, guard)) differ("guard bytes touched");
     if (ref == CLG_SUCCESS ? memcmp(region + guard, want, out_bytes) != 0 : !all_poison(region + guard, out_bytes))
@@ -86,9 +90,9 @@ static void gather_tree_case(fuzz_input *in)
     unsigned char *want = malloc(t.ids_bytes + 1), *got = malloc(t.ids_bytes + 1);
     memset(want, POISON, t.ids_bytes + 1);
     memset(got, POISON, t.ids_bytes + 1);
-    clg_status ref = clg_gather_tree_reference(&t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes,
-                                               t.max_seq_len, t.seq_len_bytes, t.end_token, t.end_token_bytes, want,
-                                               t.ids_bytes);
+    clg_status ref =
+        clg_gather_tree_reference(&t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes, t.max_seq_len,
+                                  t.seq_len_bytes, t.end_token, t.end_token_bytes, want, t.ids_bytes);
     clg_status dev = clg_gather_tree(ctx, &t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes, t.max_seq_len,
                                      t.seq_len_bytes, t.end_token, t.end_token_bytes, got, t.ids_bytes);
     if (dev != CLG_ERR_UNSUPPORTED_BY_DEVICE) { /* f16 or f64 the device lacks */

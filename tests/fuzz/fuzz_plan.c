@@ -33,8 +33,8 @@ static void gather_case(fuzz_input *in)
     if (data_bytes > LIMIT || index_bytes > LIMIT || out_bytes > LIMIT) return;
     void *data = fuzz_alloc_filled(in, data_bytes), *idx = fuzz_alloc_filled(in, index_bytes);
     void *out = malloc(out_bytes ? out_bytes : 1);
-    if (out_bytes && clg_gather_reference(&d, data, data_bytes, idx, index_bytes, out, out_bytes - 1) !=
-                         CLG_ERR_BUFFER_TOO_SMALL)
+    if (out_bytes &&
+        clg_gather_reference(&d, data, data_bytes, idx, index_bytes, out, out_bytes - 1) != CLG_ERR_BUFFER_TOO_SMALL)
         abort();
     clg_status st = clg_gather_reference(&d, data, data_bytes, idx, index_bytes, out, out_bytes);
     if (st != CLG_SUCCESS && st != CLG_ERR_INDEX_OUT_OF_RANGE) abort();
@@ -48,8 +48,9 @@ static void gather_tree_case(fuzz_input *in)
     fuzz_tree_inputs t;
     if (!fuzz_gather_tree_inputs(in, LIMIT, &t)) return;
     void *out = malloc(t.ids_bytes ? t.ids_bytes : 1);
-    clg_status st = clg_gather_tree_reference(&t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes, t.max_seq_len,
-                                              t.seq_len_bytes, t.end_token, t.end_token_bytes, out, t.ids_bytes);
+    clg_status st =
+        clg_gather_tree_reference(&t.desc, t.step_ids, t.ids_bytes, t.parent_ids, t.ids_bytes, t.max_seq_len,
+                                  t.seq_len_bytes, t.end_token, t.end_token_bytes, out, t.ids_bytes);
     if (st != CLG_SUCCESS && st != CLG_ERR_INVALID_PARENT && st != CLG_ERR_INVALID_SEQ_LEN) abort();
     free(out);
     fuzz_gather_tree_inputs_free(&t);

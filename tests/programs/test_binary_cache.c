@@ -243,7 +243,8 @@ START_TEST(blob_for_another_device_is_skipped)
 {
     /* a well-formed blob whose key names another device: valid, but nothing is imported */
     const unsigned char binary[] = {1, 2, 3, 4};
-    clg_blob_record r = {"gather.cl", "-DMOVE_T=uint", "clgather 0.1.0\ndevice Some Other GPU\n", binary, sizeof binary};
+    clg_blob_record r = {"gather.cl", "-DMOVE_T=uint", "clgather 0.1.0\ndevice Some Other GPU\n", binary,
+                         sizeof binary};
     size_t size = clg_blob_size(&r, 1);
     unsigned char *blob = malloc(size);
     clg_blob_write(&r, 1, blob);

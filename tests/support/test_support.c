@@ -83,10 +83,26 @@ void support_store_int(void *base, clg_dtype t, size_t pos, int64_t v)
 {
     unsigned char *p = (unsigned char *)base + pos * clg_dtype_size(t);
     switch (clg_dtype_size(t)) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    default: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    case 1: {
+        uint8_t x = (uint8_t)v;
+        memcpy(p, &x, 1);
+        break;
+    }
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    default: {
+        uint64_t x = (uint64_t)v;
+        memcpy(p, &x, 8);
+        break;
+    }
     }
 }
 
@@ -115,7 +131,8 @@ clg_gather_desc support_ov_desc(clg_preset preset, clg_dtype data_type, int32_t 
 }
 
 clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_t data_rank, const int64_t *data_shape,
-                                  clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape, int64_t axis)
+                                  clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape,
+                                  int64_t axis)
 {
     clg_gather_desc d;
     memset(&d, 0, sizeof d);

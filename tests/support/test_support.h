@@ -42,7 +42,8 @@ clg_gather_desc support_ov_desc(clg_preset preset, clg_dtype data_type, int32_t 
                                 const int64_t *axis_storage, int64_t batch_dims);
 /* A gather descriptor for an ONNX preset. */
 clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_t data_rank, const int64_t *data_shape,
-                                  clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape, int64_t axis);
+                                  clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape,
+                                  int64_t axis);
 
 #endif
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 /* Indices a check work-item scans; doubled until the chunk number fits the 32-bit flag. */
-#define CLG_CHECK_PER_ITEM 256u
-#define CLG_CHECK_LOCAL_SIZE 64u
+#define CLG_CHECK_PER_ITEM       256u
+#define CLG_CHECK_LOCAL_SIZE     64u
 /* Below this bound 32-bit offsets are safe for every position the check forms. */
 #define CLG_CHECK_OFFSET32_LIMIT ((uint64_t)1 << 31)
 

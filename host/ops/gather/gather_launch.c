@@ -9,15 +9,15 @@
 
 /* Bound under which the host has proved 32-bit offsets safe: every offset the kernels form, plus
  * one grid's worth of overshoot, stays below 2^32. */
-#define CLG_OFFSET32_LIMIT ((uint64_t)1 << 31)
-#define CLG_RUN_BYTES_TARGET 4096u
-#define CLG_RUNS_LOCAL_SIZE 64u
-#define CLG_UNITS_LOCAL_SIZE 256u
+#define CLG_OFFSET32_LIMIT        ((uint64_t)1 << 31)
+#define CLG_RUN_BYTES_TARGET      4096u
+#define CLG_RUNS_LOCAL_SIZE       64u
+#define CLG_UNITS_LOCAL_SIZE      256u
 /* Streaming stores pay off once the output is too large to stay in the caches near the cores and
  * each store writes whole cache lines; below these sizes ordinary stores leave the output in cache
  * for its consumer (bench/RESULTS.md, changes 6 and 9). */
-#define CLG_STREAM_MIN_BYTES ((uint64_t)8 << 20)
-#define CLG_STREAM_MIN_ROW_BYTES 128u  /* rows of several units */
+#define CLG_STREAM_MIN_BYTES      ((uint64_t)8 << 20)
+#define CLG_STREAM_MIN_ROW_BYTES  128u /* rows of several units */
 #define CLG_STREAM_MIN_UNIT_BYTES 64u  /* rows of one unit: a whole line per store */
 
 typedef struct specialization {
@@ -61,8 +61,8 @@ static size_t buffer_alignment(const clg_context *ctx, cl_mem mem)
     cl_mem_flags flags = 0;
     void *host = NULL;
     if (mem && clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL) == CL_SUCCESS &&
-        (flags & CL_MEM_USE_HOST_PTR) && clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS &&
-        host) {
+        (flags & CL_MEM_USE_HOST_PTR) &&
+        clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS && host) {
         uintptr_t address = (uintptr_t)host;
         size_t host_align = (size_t)(address & (~address + 1)); /* lowest set bit */
         if (host_align < align) align = host_align;
@@ -82,9 +82,9 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
     s.move_bytes = s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16;
     /* a vector type's natural alignment may be assumed by the compiler: never exceed what the buffers have */
     size_t data_align = buffer_alignment(ctx, buffers[0].mem), out_align = buffer_alignment(ctx, buffers[2].mem);
-    while (s.move_bytes > 1 && (row_bytes % s.move_bytes || buffers[0].offset % s.move_bytes ||
-                                buffers[2].offset % s.move_bytes || data_align < s.move_bytes ||
-                                out_align < s.move_bytes))
+    while (s.move_bytes > 1 &&
+           (row_bytes % s.move_bytes || buffers[0].offset % s.move_bytes || buffers[2].offset % s.move_bytes ||
+            data_align < s.move_bytes || out_align < s.move_bytes))
         s.move_bytes /= 2;
     s.units_per_row = row_bytes / s.move_bytes;
     s.rows = plan->B * plan->O * plan->N;

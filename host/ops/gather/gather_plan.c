@@ -29,8 +29,8 @@ static clg_status read_axis(const clg_gather_desc *desc, int64_t *axis)
     if (preset_is_onnx(desc->preset)) {
         if (t->type != CLG_DTYPE_INVALID || desc->axis_value != NULL)
             return clg_fail(CLG_ERR_INVALID_AXIS_TENSOR,
-                            "axis_tensor is given (type %s) but preset %s takes the axis attribute", clg_dtype_name(t->type),
-                            clg_preset_name(desc->preset));
+                            "axis_tensor is given (type %s) but preset %s takes the axis attribute",
+                            clg_dtype_name(t->type), clg_preset_name(desc->preset));
         *axis = desc->axis;
         return CLG_SUCCESS;
     }
@@ -80,8 +80,9 @@ static clg_status normalize_axes(const clg_gather_desc *desc, int32_t *axis_out,
     clg_status st = read_axis(desc, &axis);
     if (st != CLG_SUCCESS) return st;
     if (axis < -r || axis > r - 1)
-        return clg_fail(CLG_ERR_INVALID_AXIS, "axis = %" PRId64 " is outside [%" PRId64 ", %" PRId64 "] for data rank %" PRId64,
-                        axis, -r, r - 1, r);
+        return clg_fail(CLG_ERR_INVALID_AXIS,
+                        "axis = %" PRId64 " is outside [%" PRId64 ", %" PRId64 "] for data rank %" PRId64, axis, -r,
+                        r - 1, r);
     if (axis < 0) axis += r;
 
     int64_t b = desc->batch_dims;
@@ -92,8 +93,8 @@ static clg_status normalize_axes(const clg_gather_desc *desc, int32_t *axis_out,
     } else {
         if (b < -q || b > q)
             return clg_fail(CLG_ERR_INVALID_BATCH_DIMS,
-                            "batch_dims = %" PRId64 " is outside [%" PRId64 ", %" PRId64 "] for indices rank %" PRId64, b, -q,
-                            q, q);
+                            "batch_dims = %" PRId64 " is outside [%" PRId64 ", %" PRId64 "] for indices rank %" PRId64,
+                            b, -q, q, q);
         if (b < 0) b += q;
         if (b > axis)
             return clg_fail(CLG_ERR_INVALID_BATCH_DIMS,
@@ -175,7 +176,8 @@ clg_status clg_gather_plan_make(const clg_gather_desc *desc, clg_gather_plan *p)
     return CLG_SUCCESS;
 }
 
-clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank, int64_t out_shape[CLG_MAX_OUTPUT_RANK])
+clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
+                                   int64_t out_shape[CLG_MAX_OUTPUT_RANK])
 {
     clg_clear_error();
     if (!out_rank || !out_shape) return clg_fail(CLG_ERR_NULL_ARGUMENT, "out_rank or out_shape is NULL");

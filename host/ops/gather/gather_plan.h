@@ -18,7 +18,7 @@ typedef struct clg_gather_plan {
     clg_oob_policy policy; /* resolved: ERROR, ZERO or CLAMP */
     int32_t axis;          /* normalized */
     int32_t batch_dims;    /* normalized */
-    int32_t indices_rank; /* the indices' shape, to name positions in messages */
+    int32_t indices_rank;  /* the indices' shape, to name positions in messages */
     int64_t indices_shape[CLG_MAX_RANK];
     int32_t out_rank;
     int64_t out_shape[CLG_MAX_OUTPUT_RANK];

@@ -4,8 +4,8 @@
 #include <string.h>
 
 static const char *const preset_names[CLG_PRESET_COUNT] = {
-    [CLG_PRESET_INVALID] = "invalid", [CLG_ONNX_1] = "onnx-1",           [CLG_ONNX_11] = "onnx-11",
-    [CLG_ONNX_13] = "onnx-13",        [CLG_OV_GATHER_1] = "ov-gather-1", [CLG_OV_GATHER_7] = "ov-gather-7",
+    [CLG_PRESET_INVALID] = "invalid",  [CLG_ONNX_1] = "onnx-1",           [CLG_ONNX_11] = "onnx-11",
+    [CLG_ONNX_13] = "onnx-13",         [CLG_OV_GATHER_1] = "ov-gather-1", [CLG_OV_GATHER_7] = "ov-gather-7",
     [CLG_OV_GATHER_8] = "ov-gather-8",
 };
 

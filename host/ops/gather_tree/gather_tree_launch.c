@@ -79,13 +79,12 @@ static unsigned failure_shift(const clg_gather_tree_plan *plan)
 
 /* Read max_seq_len[b] and, when the beam follows any parent ids, rows 0 .. L-1 of parent_ids[:, b, :]
  * into *parents (W elements a row). */
-static clg_status read_batch(const clg_gather_tree_plan *plan, cl_command_queue queue,
-                             const clg_buffer *inputs, uint64_t b, unsigned char *seq_len,
-                             unsigned char **parents)
+static clg_status read_batch(const clg_gather_tree_plan *plan, cl_command_queue queue, const clg_buffer *inputs,
+                             uint64_t b, unsigned char *seq_len, unsigned char **parents)
 {
     const size_t es = plan->elem_size;
-    cl_int err = clEnqueueReadBuffer(queue, inputs[2].mem, CL_TRUE, inputs[2].offset + b * es, es,
-                                     seq_len, 0, NULL, NULL);
+    cl_int err =
+        clEnqueueReadBuffer(queue, inputs[2].mem, CL_TRUE, inputs[2].offset + b * es, es, seq_len, 0, NULL, NULL);
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (max_seq_len, reporting a GatherTree failure)");
     uint64_t L = 0;
     if (!clg_tree_sequence_length(clg_tree_read(seq_len, plan->type, 0), plan->T, &L) || L < 2) return CLG_SUCCESS;
@@ -100,7 +99,8 @@ static clg_status read_batch(const clg_gather_tree_plan *plan, cl_command_queue 
     const size_t region[3] = {row_bytes, (size_t)L, 1};
     err = clEnqueueReadBufferRect(queue, inputs[1].mem, CL_TRUE, buffer_origin, host_origin, region,
                                   (size_t)(plan->B * plan->W * es), 0, row_bytes, 0, *parents, 0, NULL, NULL);
-    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBufferRect (parent_ids, reporting a GatherTree failure)");
+    if (err != CL_SUCCESS)
+        return clg_fail_cl(err, "clEnqueueReadBufferRect (parent_ids, reporting a GatherTree failure)");
     return CLG_SUCCESS;
 }
 

@@ -13,12 +13,18 @@
 static bool tree_type_allowed(clg_dtype t)
 {
     switch (t) {
-    case CLG_I8: case CLG_I16: case CLG_I32: case CLG_I64:
-    case CLG_U8: case CLG_U16: case CLG_U32: case CLG_U64:
-    case CLG_F16: case CLG_F32: case CLG_F64:
-        return true;
-    default:
-        return false;
+    case CLG_I8:
+    case CLG_I16:
+    case CLG_I32:
+    case CLG_I64:
+    case CLG_U8:
+    case CLG_U16:
+    case CLG_U32:
+    case CLG_U64:
+    case CLG_F16:
+    case CLG_F32:
+    case CLG_F64: return true;
+    default: return false;
     }
 }
 
@@ -42,8 +48,7 @@ static clg_status check_types(const clg_gather_tree_desc *desc)
 
 static clg_status check_rank_and_dims(const clg_tensor_desc *t, const char *name, int32_t rank)
 {
-    if (t->rank != rank)
-        return clg_fail(CLG_ERR_INVALID_RANK, "%s rank %d must be %d", name, (int)t->rank, (int)rank);
+    if (t->rank != rank) return clg_fail(CLG_ERR_INVALID_RANK, "%s rank %d must be %d", name, (int)t->rank, (int)rank);
     for (int32_t d = 0; d < rank; ++d)
         if (t->shape[d] < 0)
             return clg_fail(CLG_ERR_INVALID_DIMENSION, "%s.shape[%d] = %" PRId64 " is negative", name, (int)d,
@@ -62,8 +67,8 @@ static clg_status check_shapes(const clg_gather_tree_desc *desc)
     for (int d = 0; d < 3; ++d)
         if (p[d] != s[d])
             return clg_fail(CLG_ERR_SHAPE_MISMATCH,
-                            "parent_ids shape [%" PRId64 ", %" PRId64 ", %" PRId64 "] differs from step_ids shape [%" PRId64
-                            ", %" PRId64 ", %" PRId64 "] (dimension %d)",
+                            "parent_ids shape [%" PRId64 ", %" PRId64 ", %" PRId64
+                            "] differs from step_ids shape [%" PRId64 ", %" PRId64 ", %" PRId64 "] (dimension %d)",
                             p[0], p[1], p[2], s[0], s[1], s[2], d);
     if (desc->max_seq_len.shape[0] != s[1])
         return clg_fail(CLG_ERR_SHAPE_MISMATCH, "max_seq_len length %" PRId64 " differs from BATCH_SIZE = %" PRId64,
@@ -86,8 +91,8 @@ clg_status clg_gather_tree_plan_make(const clg_gather_tree_desc *desc, clg_gathe
     clg_size seq_len_bytes = clg_size_mul(clg_size_of((uint64_t)s[1]), clg_size_of(es));
     if (ids_bytes.overflow)
         return clg_fail(CLG_ERR_SIZE_OVERFLOW,
-                        "step_ids [%" PRId64 ", %" PRId64 ", %" PRId64 "] x %zu bytes overflows 64 bits", s[0], s[1], s[2],
-                        es);
+                        "step_ids [%" PRId64 ", %" PRId64 ", %" PRId64 "] x %zu bytes overflows 64 bits", s[0], s[1],
+                        s[2], es);
     if (seq_len_bytes.overflow)
         return clg_fail(CLG_ERR_SIZE_OVERFLOW, "max_seq_len [%" PRId64 "] x %zu bytes overflows 64 bits", s[1], es);
 

@@ -8,11 +8,11 @@
 typedef struct clg_gather_tree_plan {
     clg_dtype type; /* the one element type of all four inputs and the output */
     size_t elem_size;
-    uint64_t T, B, W;     /* MAX_TIME, BATCH_SIZE, BEAM_WIDTH */
-    int64_t shape[3];     /* {T, B, W}, for messages */
-    uint64_t elems;       /* T * B * W: step_ids, parent_ids and the output */
-    uint64_t ids_bytes;   /* elems * elem_size */
-    uint64_t seq_len_bytes; /* B * elem_size */
+    uint64_t T, B, W;         /* MAX_TIME, BATCH_SIZE, BEAM_WIDTH */
+    int64_t shape[3];         /* {T, B, W}, for messages */
+    uint64_t elems;           /* T * B * W: step_ids, parent_ids and the output */
+    uint64_t ids_bytes;       /* elems * elem_size */
+    uint64_t seq_len_bytes;   /* B * elem_size */
     uint64_t end_token_bytes; /* elem_size */
 } clg_gather_tree_plan;
 

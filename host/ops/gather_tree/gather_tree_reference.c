@@ -52,8 +52,8 @@ clg_status clg_gather_tree_reference_run(const void *plan_ptr, const void *const
     /* A first pass finds any failure before the output is touched. */
     for (uint64_t b = 0; b < plan->B; ++b)
         for (uint64_t j = 0; j < plan->W; ++j) {
-            clg_status st = clg_gather_tree_check_beam(plan, seq + b * es, parents + b * plan->W * es,
-                                                       plan->B * plan->W, b, j);
+            clg_status st =
+                clg_gather_tree_check_beam(plan, seq + b * es, parents + b * plan->W * es, plan->B * plan->W, b, j);
             if (st != CLG_SUCCESS) return st;
         }
     for (uint64_t b = 0; b < plan->B; ++b)

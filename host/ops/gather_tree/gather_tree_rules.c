@@ -1,5 +1,6 @@
 #include "ops/gather_tree/gather_tree_rules.h"
 
+#include "core/index_value.h"
 #include "core/status.h"
 
 #include <inttypes.h>
@@ -28,20 +29,37 @@ static double half_to_double(uint16_t h)
 
 clg_tree_value clg_tree_read(const void *base, clg_dtype type, uint64_t pos)
 {
+    const size_t size = clg_dtype_size(type);
+    const uint64_t bits = clg_load_bits((const unsigned char *)base + pos * size, size);
     clg_tree_value v = {CLG_TREE_SIGNED, 0, 0, 0.0};
-    const unsigned char *p = (const unsigned char *)base + pos * clg_dtype_size(type);
     switch (type) {
-    case CLG_I8: { int8_t x; memcpy(&x, p, 1); v.s = x; break; }
-    case CLG_I16: { int16_t x; memcpy(&x, p, 2); v.s = x; break; }
-    case CLG_I32: { int32_t x; memcpy(&x, p, 4); v.s = x; break; }
-    case CLG_I64: { int64_t x; memcpy(&x, p, 8); v.s = x; break; }
-    case CLG_U8: { uint8_t x; memcpy(&x, p, 1); v.kind = CLG_TREE_UNSIGNED; v.u = x; break; }
-    case CLG_U16: { uint16_t x; memcpy(&x, p, 2); v.kind = CLG_TREE_UNSIGNED; v.u = x; break; }
-    case CLG_U32: { uint32_t x; memcpy(&x, p, 4); v.kind = CLG_TREE_UNSIGNED; v.u = x; break; }
-    case CLG_U64: { uint64_t x; memcpy(&x, p, 8); v.kind = CLG_TREE_UNSIGNED; v.u = x; break; }
-    case CLG_F16: { uint16_t x; memcpy(&x, p, 2); v.kind = CLG_TREE_FLOAT; v.f = half_to_double(x); break; }
-    case CLG_F32: { float x; memcpy(&x, p, 4); v.kind = CLG_TREE_FLOAT; v.f = x; break; }
-    case CLG_F64: { double x; memcpy(&x, p, 8); v.kind = CLG_TREE_FLOAT; v.f = x; break; }
+    case CLG_I8:
+    case CLG_I16:
+    case CLG_I32:
+    case CLG_I64: v.s = clg_sign_extend(bits, size); break;
+    case CLG_U8:
+    case CLG_U16:
+    case CLG_U32:
+    case CLG_U64:
+        v.kind = CLG_TREE_UNSIGNED;
+        v.u = bits;
+        break;
+    case CLG_F16:
+        v.kind = CLG_TREE_FLOAT;
+        v.f = half_to_double((uint16_t)bits);
+        break;
+    case CLG_F32: {
+        const uint32_t b32 = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b32, sizeof f);
+        v.kind = CLG_TREE_FLOAT;
+        v.f = f;
+        break;
+    }
+    case CLG_F64:
+        v.kind = CLG_TREE_FLOAT;
+        memcpy(&v.f, &bits, sizeof v.f);
+        break;
     default: break;
     }
     return v;
@@ -118,8 +136,9 @@ clg_status clg_gather_tree_check_beam(const clg_gather_tree_plan *plan, const vo
     uint64_t L;
     if (!clg_tree_sequence_length(length, plan->T, &L)) {
         clg_tree_value_format(length, plan->type, value, sizeof value);
-        return clg_fail(CLG_ERR_INVALID_SEQ_LEN, "max_seq_len[%" PRIu64 "] = %s is not a finite integral value (batch %" PRIu64 ")",
-                        b, value, b);
+        return clg_fail(CLG_ERR_INVALID_SEQ_LEN,
+                        "max_seq_len[%" PRIu64 "] = %s is not a finite integral value (batch %" PRIu64 ")", b, value,
+                        b);
     }
     uint64_t k = j; /* the beam the path is on at time t */
     for (uint64_t t = L > 0 ? L - 1 : 0; t > 0; --t) {
@@ -129,8 +148,8 @@ clg_status clg_gather_tree_check_beam(const clg_gather_tree_plan *plan, const vo
             clg_tree_value_format(parent, plan->type, value, sizeof value);
             return clg_fail(CLG_ERR_INVALID_PARENT,
                             "parent_ids[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "] = %s (time %" PRIu64 ", batch %" PRIu64
-                            ", beam %" PRIu64 ") is not a beam index in [0, %" PRIu64 "); the backtrack of beam %" PRIu64
-                            " from time %" PRIu64 " follows it",
+                            ", beam %" PRIu64 ") is not a beam index in [0, %" PRIu64
+                            "); the backtrack of beam %" PRIu64 " from time %" PRIu64 " follows it",
                             t, b, k, value, t, b, k, plan->W, j, L - 1);
         }
         k = next;

@@ -13,7 +13,7 @@
 static uint64_t seed = 0xC16A7E4ull;
 static double scale = 1.0;
 
-static const clg_dtype data_types[] = {CLG_BOOL, CLG_I8,  CLG_U8,  CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64,
+static const clg_dtype data_types[] = {CLG_BOOL, CLG_I8,  CLG_U8,   CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64,
                                        CLG_U64,  CLG_F16, CLG_BF16, CLG_F32, CLG_F64, CLG_C64, CLG_C128};
 static const clg_dtype index_types[] = {CLG_I8, CLG_U8, CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64, CLG_U64};
 
@@ -112,8 +112,9 @@ static void make_case(support_rng *rng, random_case *c, int case_number)
     uint64_t out_bytes = 0;
     clg_gather_sizes(d, NULL, NULL, &out_bytes);
     c->out_bytes = (size_t)out_bytes;
-    snprintf(c->name, sizeof c->name, "case %d: %s data %s r%d idx %s r%d axis %" PRId64 " batch_dims %" PRId64 " oob %d",
-             case_number, clg_preset_name(d->preset), clg_dtype_name(d->data.type), (int)d->data.rank,
+    snprintf(c->name, sizeof c->name,
+             "case %d: %s data %s r%d idx %s r%d axis %" PRId64 " batch_dims %" PRId64 " oob %d", case_number,
+             clg_preset_name(d->preset), clg_dtype_name(d->data.type), (int)d->data.rank,
              clg_dtype_name(d->indices.type), (int)d->indices.rank, axis_given, d->batch_dims, (int)d->oob_policy);
 }
 
@@ -128,8 +129,8 @@ static void compare_case(random_case *c, int use_enqueue, size_t guard)
 {
     char ref_message[1024];
     unsigned char *want = support_poisoned(c->out_bytes);
-    clg_status want_st = clg_gather_reference(&c->desc, c->data, c->data_bytes, c->indices, c->index_bytes, want,
-                                              c->out_bytes);
+    clg_status want_st =
+        clg_gather_reference(&c->desc, c->data, c->data_bytes, c->indices, c->index_bytes, want, c->out_bytes);
     snprintf(ref_message, sizeof ref_message, "%s", clg_last_error_message());
     clg_context *ctx = support_cl_context();
     clg_status got_st;
@@ -284,8 +285,9 @@ START_TEST(random_one_unit_rows)
         random_case c;
         make_2d_case(&c, &rng, type, data_shape, axis, n, -A - 2, A + 1); /* wrapped, in range, out of range */
         c.desc.oob_policy = policy;
-        snprintf(c.name, sizeof c.name, "one-unit %d: [%" PRId64 ", %" PRId64 "] %s axis %" PRId64 ", %" PRId64 " indices",
-                 k, data_shape[0], data_shape[1], clg_dtype_name(type), axis, n);
+        snprintf(c.name, sizeof c.name,
+                 "one-unit %d: [%" PRId64 ", %" PRId64 "] %s axis %" PRId64 ", %" PRId64 " indices", k, data_shape[0],
+                 data_shape[1], clg_dtype_name(type), axis, n);
         compare_case(&c, k % 3 != 2, (size_t)(elem * (int64_t)support_below(&rng, 20)));
         free_case(&c);
     }
@@ -301,7 +303,8 @@ int main(void)
     if (env && *env) seed = strtoull(env, NULL, 0);
     const char *scale_env = getenv("CLGATHER_TEST_SCALE");
     if (scale_env && atof(scale_env) > 0) scale = atof(scale_env);
-    printf("test_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), scale %.2f\n", seed, scale);
+    printf("test_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), scale %.2f\n", seed,
+           scale);
     Suite *s = suite_create("differential");
     TCase *tc = tcase_create("random");
     tcase_set_timeout(tc, 1200);

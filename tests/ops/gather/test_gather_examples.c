@@ -28,7 +28,8 @@ static void check_example(const example *ex)
     for (int32_t d = 0; d < rank; ++d) ck_assert_int_eq(shape[d], ex->expected_shape[d]);
 
     unsigned char *out = support_poisoned(ex->expected_bytes);
-    st = clg_gather_reference(&ex->desc, ex->data, ex->data_bytes, ex->indices, ex->index_bytes, out, ex->expected_bytes);
+    st = clg_gather_reference(&ex->desc, ex->data, ex->data_bytes, ex->indices, ex->index_bytes, out,
+                              ex->expected_bytes);
     ck_assert_msg(st == CLG_SUCCESS, "reference: %s", clg_last_error_message());
     ck_assert_mem_eq(out, ex->expected, ex->expected_bytes);
 
@@ -41,16 +42,16 @@ static void check_example(const example *ex)
 
     const size_t guard = 24;
     unsigned char *region = support_poisoned(guard + ex->expected_bytes + guard);
-    st = support_enqueue_gather(support_cl_context(), &ex->desc, ex->data, ex->data_bytes, ex->indices,
-                                ex->index_bytes, ex->expected_bytes, guard, region);
+    st = support_enqueue_gather(support_cl_context(), &ex->desc, ex->data, ex->data_bytes, ex->indices, ex->index_bytes,
+                                ex->expected_bytes, guard, region);
     ck_assert_msg(st == CLG_SUCCESS, "OpenCL enqueue: %s", clg_last_error_message());
     ck_assert_mem_eq(region + guard, ex->expected, ex->expected_bytes);
     ck_assert(support_guards_intact(region, guard, ex->expected_bytes));
     free(region);
 }
 
-#define EXAMPLE(d, dat, idx, want, want_shape)                                                                       \
-    check_example(&(example){d, dat, sizeof dat, idx, sizeof idx, want, sizeof want,                                  \
+#define EXAMPLE(d, dat, idx, want, want_shape)                                       \
+    check_example(&(example){d, dat, sizeof dat, idx, sizeof idx, want, sizeof want, \
                              (int32_t)(sizeof want_shape / sizeof want_shape[0]), want_shape})
 
 /* ---- ONNX Gather (opsets 1, 11, 13) ---- */
@@ -205,7 +206,8 @@ static void layer_example(clg_preset preset)
     for (size_t i = 0; i < B * A * I; ++i) data[i] = (float)support_next(&rng);
     for (size_t i = 0; i < B * N; ++i) idx[i] = (int64_t)support_below(&rng, A);
     for (size_t b = 0; b < B; ++b)
-        for (size_t n = 0; n < N; ++n) memcpy(&want[(b * N + n) * I], &data[(b * A + (size_t)idx[b * N + n]) * I], I * 4);
+        for (size_t n = 0; n < N; ++n)
+            memcpy(&want[(b * N + n) * I], &data[(b * A + (size_t)idx[b * N + n]) * I], I * 4);
     const int64_t ds[] = {2, 64, 128}, is[] = {2, 32, 21}, os[] = {2, 32, 21, 128}, axis = 1;
     EXAMPLE(support_ov_desc(preset, CLG_F32, 3, ds, CLG_I64, 3, is, &axis, 1), data, idx, want, os);
 }

@@ -291,8 +291,10 @@ START_TEST(output_buffer_too_small)
     unsigned char *out = support_poisoned(64);
     ck_assert_int_eq(clg_gather_reference(&d, data_buf, 24, index_buf, 12, out, 35), CLG_ERR_BUFFER_TOO_SMALL);
     ck_assert(strstr(clg_last_error_message(), "output_bytes = 35"));
-    ck_assert_int_eq(clg_gather(support_cl_context(), &d, data_buf, 24, index_buf, 12, out, 35), CLG_ERR_BUFFER_TOO_SMALL);
-    ck_assert_int_eq(clg_gather(support_cl_context(), &d, data_buf, 23, index_buf, 12, out, 36), CLG_ERR_BUFFER_TOO_SMALL);
+    ck_assert_int_eq(clg_gather(support_cl_context(), &d, data_buf, 24, index_buf, 12, out, 35),
+                     CLG_ERR_BUFFER_TOO_SMALL);
+    ck_assert_int_eq(clg_gather(support_cl_context(), &d, data_buf, 23, index_buf, 12, out, 36),
+                     CLG_ERR_BUFFER_TOO_SMALL);
     ck_assert(strstr(clg_last_error_message(), "data_bytes = 23"));
     ck_assert(support_all_poison(out, 64));
     free(out);
@@ -338,8 +340,9 @@ END_TEST
 START_TEST(enqueue_needs_opencl)
 {
     clg_gather_desc d = valid_ov8();
-    ck_assert_int_eq(clg_gather_enqueue(support_reference_context(), &d, NULL, NULL, 0, NULL, 0, NULL, 0, 0, NULL, NULL),
-                     CLG_ERR_NO_OPENCL);
+    ck_assert_int_eq(
+        clg_gather_enqueue(support_reference_context(), &d, NULL, NULL, 0, NULL, 0, NULL, 0, 0, NULL, NULL),
+        CLG_ERR_NO_OPENCL);
 }
 END_TEST
 
@@ -381,7 +384,8 @@ static void expect_index_error(const clg_gather_desc *d, const void *idx, size_t
 {
     const int32_t data[6] = {1, 2, 3, 4, 5, 6};
     unsigned char *out = support_poisoned(SMALL);
-    ck_assert_int_eq(clg_gather_reference(d, data, sizeof data, idx, idx_bytes, out, SMALL), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_int_eq(clg_gather_reference(d, data, sizeof data, idx, idx_bytes, out, SMALL),
+                     CLG_ERR_INDEX_OUT_OF_RANGE);
     ck_assert_msg(strstr(clg_last_error_message(), fragment), "reference: %s", clg_last_error_message());
     ck_assert_int_eq(clg_gather(support_cl_context(), d, data, sizeof data, idx, idx_bytes, out, SMALL),
                      CLG_ERR_INDEX_OUT_OF_RANGE);
@@ -389,8 +393,9 @@ static void expect_index_error(const clg_gather_desc *d, const void *idx, size_t
     ck_assert(support_all_poison(out, SMALL));
     free(out);
     unsigned char *region = support_poisoned(SMALL + 64);
-    ck_assert_int_eq(support_enqueue_gather(support_cl_context(), d, data, sizeof data, idx, idx_bytes, SMALL, 32, region),
-                     CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_int_eq(
+        support_enqueue_gather(support_cl_context(), d, data, sizeof data, idx, idx_bytes, SMALL, 32, region),
+        CLG_ERR_INDEX_OUT_OF_RANGE);
     ck_assert_msg(strstr(clg_last_error_message(), fragment), "enqueue: %s", clg_last_error_message());
     ck_assert(support_all_poison(region, SMALL + 64));
     free(region);
@@ -439,9 +444,9 @@ START_TEST(error_policy_finds_first_bad_among_many)
                      CLG_ERR_INDEX_OUT_OF_RANGE);
     ck_assert(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"));
     unsigned char *region = support_poisoned(out_bytes + 64);
-    ck_assert_int_eq(support_enqueue_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out_bytes, 32,
-                                            region),
-                     CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_int_eq(
+        support_enqueue_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out_bytes, 32, region),
+        CLG_ERR_INDEX_OUT_OF_RANGE);
     ck_assert_msg(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"), "%s",
                   clg_last_error_message());
     ck_assert(support_all_poison(region, out_bytes + 64));

@@ -19,7 +19,7 @@
 /* Tensors of any GatherTree type                                                                  */
 /* ----------------------------------------------------------------------------------------------- */
 
-static const clg_dtype all_types[] = {CLG_I8,  CLG_I16, CLG_I32, CLG_I64, CLG_U8,  CLG_U16,
+static const clg_dtype all_types[] = {CLG_I8,  CLG_I16, CLG_I32, CLG_I64, CLG_U8, CLG_U16,
                                       CLG_U32, CLG_U64, CLG_F16, CLG_F32, CLG_F64};
 #define ALL_TYPES_COUNT (sizeof all_types / sizeof all_types[0])
 
@@ -47,8 +47,16 @@ static void put(void *base, clg_dtype t, size_t pos, double v)
 {
     unsigned char *p = (unsigned char *)base + pos * clg_dtype_size(t);
     switch (t) {
-    case CLG_F16: { uint16_t x = half_bits(v); memcpy(p, &x, 2); break; }
-    case CLG_F32: { float x = (float)v; memcpy(p, &x, 4); break; }
+    case CLG_F16: {
+        uint16_t x = half_bits(v);
+        memcpy(p, &x, 2);
+        break;
+    }
+    case CLG_F32: {
+        float x = (float)v;
+        memcpy(p, &x, 4);
+        break;
+    }
     case CLG_F64: memcpy(p, &v, 8); break;
     default: support_store_int(base, t, pos, (int64_t)v); break;
     }
@@ -261,11 +269,12 @@ static void expect_status_untouched(const clg_gather_tree_desc *d, const tree *t
         }
         ck_assert_msg(st == want, "%s: got %s, want %s: %s", path_names[path], clg_status_string(st),
                       clg_status_string(want), call_message);
-        ck_assert_msg(support_all_poison(out, out_bytes), "%s: the output was written by a failing call", path_names[path]);
+        ck_assert_msg(support_all_poison(out, out_bytes), "%s: the output was written by a failing call",
+                      path_names[path]);
         const char *message = call_message;
         if (fragment)
-            ck_assert_msg(strstr(message, fragment) != NULL, "%s: message \"%s\" lacks \"%s\"", path_names[path], message,
-                          fragment);
+            ck_assert_msg(strstr(message, fragment) != NULL, "%s: message \"%s\" lacks \"%s\"", path_names[path],
+                          message, fragment);
         if (first_message[0] == '\0')
             snprintf(first_message, sizeof first_message, "%s", message);
         else if (want == CLG_ERR_INVALID_PARENT || want == CLG_ERR_INVALID_SEQ_LEN)
@@ -656,8 +665,9 @@ START_TEST(first_failure_in_batch_order)
     /* batch 1 only */
     tr = batch_tree(CLG_I8, 3, 3);
     put(tr.parent, tr.type, at(&tr, 1, 1, 1), 2); /* beam 1 of batch 1 reaches it through parent_ids[2, 1, 1] = 1 */
-    expect_failure(&tr, CLG_ERR_INVALID_PARENT, "parent_ids[1, 1, 1] = 2 (time 1, batch 1, beam 1) is not a beam "
-                                                "index in [0, 2); the backtrack of beam 1 from time 2 follows it");
+    expect_failure(&tr, CLG_ERR_INVALID_PARENT,
+                   "parent_ids[1, 1, 1] = 2 (time 1, batch 1, beam 1) is not a beam "
+                   "index in [0, 2); the backtrack of beam 1 from time 2 follows it");
     tree_free(&tr);
 }
 END_TEST
@@ -716,7 +726,8 @@ START_TEST(validation_types)
     }
     clg_gather_tree_desc d = tr.desc;
     d.parent_ids.type = CLG_I64;
-    expect_status_untouched(&d, &tr, CLG_ERR_TYPE_MISMATCH, "parent_ids type i64 differs from step_ids type i32", tr.ids_bytes);
+    expect_status_untouched(&d, &tr, CLG_ERR_TYPE_MISMATCH, "parent_ids type i64 differs from step_ids type i32",
+                            tr.ids_bytes);
     d = tr.desc;
     d.max_seq_len.type = CLG_U32;
     expect_status_untouched(&d, &tr, CLG_ERR_TYPE_MISMATCH, "max_seq_len type u32", tr.ids_bytes);
@@ -759,11 +770,12 @@ START_TEST(validation_shapes)
     tree tr = example_tree(CLG_I32, 4, 9);
     clg_gather_tree_desc d = tr.desc;
     d.parent_ids.shape[2] = 2;
-    expect_status_untouched(&d, &tr, CLG_ERR_SHAPE_MISMATCH, "parent_ids shape [4, 1, 2] differs from step_ids shape [4, 1, 3]",
-                        tr.ids_bytes);
+    expect_status_untouched(&d, &tr, CLG_ERR_SHAPE_MISMATCH,
+                            "parent_ids shape [4, 1, 2] differs from step_ids shape [4, 1, 3]", tr.ids_bytes);
     d = tr.desc;
     d.max_seq_len.shape[0] = 2;
-    expect_status_untouched(&d, &tr, CLG_ERR_SHAPE_MISMATCH, "max_seq_len length 2 differs from BATCH_SIZE = 1", tr.ids_bytes);
+    expect_status_untouched(&d, &tr, CLG_ERR_SHAPE_MISMATCH, "max_seq_len length 2 differs from BATCH_SIZE = 1",
+                            tr.ids_bytes);
     d = tr.desc;
     d.step_ids.shape[1] = -1;
     expect_status_untouched(&d, &tr, CLG_ERR_INVALID_DIMENSION, "step_ids.shape[1] = -1 is negative", tr.ids_bytes);
@@ -803,22 +815,25 @@ START_TEST(validation_null_and_small_host_buffers)
     clg_context *contexts[] = {support_cl_context(), support_reference_context()};
     for (int c = 0; c < 3; ++c) {
         void *out = support_poisoned(tr.ids_bytes);
-#define CALL(desc, step, sb, par, pb, seq, qb, end, eb, o, ob)                                                         \
-    (c < 2 ? clg_gather_tree(contexts[c], desc, step, sb, par, pb, seq, qb, end, eb, o, ob)                            \
+#define CALL(desc, step, sb, par, pb, seq, qb, end, eb, o, ob)                              \
+    (c < 2 ? clg_gather_tree(contexts[c], desc, step, sb, par, pb, seq, qb, end, eb, o, ob) \
            : clg_gather_tree_reference(desc, step, sb, par, pb, seq, qb, end, eb, o, ob))
         const size_t n = tr.ids_bytes, q = tr.seq_bytes, e = tr.es;
         ck_assert_int_eq(CALL(NULL, tr.step, n, tr.parent, n, tr.seq, q, tr.end, e, out, n), CLG_ERR_NULL_ARGUMENT);
         ck_assert_int_eq(CALL(&tr.desc, NULL, n, tr.parent, n, tr.seq, q, tr.end, e, out, n), CLG_ERR_NULL_ARGUMENT);
         ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "step_ids is NULL"));
         ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, q, NULL, e, out, n), CLG_ERR_NULL_ARGUMENT);
-        ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, q, tr.end, e, NULL, n), CLG_ERR_NULL_ARGUMENT);
+        ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, q, tr.end, e, NULL, n),
+                         CLG_ERR_NULL_ARGUMENT);
         ck_assert_int_eq(CALL(&tr.desc, tr.step, n - 1, tr.parent, n, tr.seq, q, tr.end, e, out, n),
                          CLG_ERR_BUFFER_TOO_SMALL);
         ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n - 4, tr.seq, q, tr.end, e, out, n),
                          CLG_ERR_BUFFER_TOO_SMALL);
         ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "parent_ids_bytes = 44"));
-        ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, 0, tr.end, e, out, n), CLG_ERR_BUFFER_TOO_SMALL);
-        ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, q, tr.end, 2, out, n), CLG_ERR_BUFFER_TOO_SMALL);
+        ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, 0, tr.end, e, out, n),
+                         CLG_ERR_BUFFER_TOO_SMALL);
+        ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, q, tr.end, 2, out, n),
+                         CLG_ERR_BUFFER_TOO_SMALL);
         ck_assert_int_eq(CALL(&tr.desc, tr.step, n, tr.parent, n, tr.seq, q, tr.end, e, out, n - 1),
                          CLG_ERR_BUFFER_TOO_SMALL);
 #undef CALL
@@ -842,37 +857,48 @@ START_TEST(validation_enqueue_arguments)
     void *poison = support_poisoned(tr.ids_bytes + 8);
     cl_mem out = buffer_from(ctx, poison, tr.ids_bytes + 8);
     cl_event ev = NULL;
-    ck_assert_int_eq(clg_gather_tree_enqueue(NULL, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_NULL_ARGUMENT);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(NULL, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_NULL_ARGUMENT);
     ck_assert_int_eq(clg_gather_tree_enqueue(support_reference_context(), &tr.desc, q, step, 0, parent, 0, seq, 0, end,
                                              0, out, 0, 0, NULL, &ev),
                      CLG_ERR_NO_OPENCL);
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, NULL, step, 0, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_NULL_ARGUMENT);
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 0, out, 0, 2, NULL, &ev),
-                     CLG_ERR_NULL_ARGUMENT);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, NULL, step, 0, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_NULL_ARGUMENT);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 0, out, 0, 2, NULL, &ev),
+        CLG_ERR_NULL_ARGUMENT);
     ck_assert_int_eq(clg_gather_tree_enqueue(ctx, NULL, q, step, 0, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
                      CLG_ERR_NULL_ARGUMENT);
     /* offsets of the inputs must be multiples of the element size */
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 2, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_MISALIGNED_OFFSET);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 2, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_MISALIGNED_OFFSET);
     ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "step_ids_offset = 2 is not a multiple of the i32 size 4"));
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 1, seq, 0, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_MISALIGNED_OFFSET);
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 3, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_MISALIGNED_OFFSET);
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 6, out, 0, 0, NULL, &ev),
-                     CLG_ERR_MISALIGNED_OFFSET);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 1, seq, 0, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_MISALIGNED_OFFSET);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 3, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_MISALIGNED_OFFSET);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 6, out, 0, 0, NULL, &ev),
+        CLG_ERR_MISALIGNED_OFFSET);
     /* cl_mem sizes */
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 4, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_BUFFER_TOO_SMALL);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 4, parent, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_BUFFER_TOO_SMALL);
     ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "step_ids"));
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 4, end, 0, out, 0, 0, NULL, &ev),
-                     CLG_ERR_BUFFER_TOO_SMALL);
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 4, out, 0, 0, NULL, &ev),
-                     CLG_ERR_BUFFER_TOO_SMALL);
-    ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 0, out, 9, 0, NULL, &ev),
-                     CLG_ERR_BUFFER_TOO_SMALL);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 4, end, 0, out, 0, 0, NULL, &ev),
+        CLG_ERR_BUFFER_TOO_SMALL);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 4, out, 0, 0, NULL, &ev),
+        CLG_ERR_BUFFER_TOO_SMALL);
+    ck_assert_int_eq(
+        clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, parent, 0, seq, 0, end, 0, out, 9, 0, NULL, &ev),
+        CLG_ERR_BUFFER_TOO_SMALL);
     ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, q, step, 0, NULL, 0, seq, 0, end, 0, out, 0, 0, NULL, &ev),
                      CLG_ERR_NULL_ARGUMENT);
     ck_assert_ptr_null(ev);
@@ -901,8 +927,8 @@ START_TEST(zero_sized_is_a_no_op)
         clg_context *ctx = support_cl_context();
         cl_event ev = NULL;
         cl_mem seq = buffer_from(ctx, tr.seq, tr.seq_bytes), end = buffer_from(ctx, tr.end, tr.es);
-        ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, clg_context_cl_queue(ctx), NULL, 0, NULL, 0, seq, 0, end,
-                                                 0, NULL, 0, 0, NULL, &ev),
+        ck_assert_int_eq(clg_gather_tree_enqueue(ctx, &tr.desc, clg_context_cl_queue(ctx), NULL, 0, NULL, 0, seq, 0,
+                                                 end, 0, NULL, 0, 0, NULL, &ev),
                          CLG_SUCCESS);
         ck_assert_ptr_nonnull(ev);
         ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
@@ -1064,9 +1090,9 @@ END_TEST
 /* Randomized differential suite: OpenCL against the reference, bit for bit                        */
 /* ----------------------------------------------------------------------------------------------- */
 
-#define DIFF_SEED 0x67A7E5EEDull
-#define DIFF_CASES 160
-#define DIFF_MAX_DIM 300
+#define DIFF_SEED      0x67A7E5EEDull
+#define DIFF_CASES     160
+#define DIFF_MAX_DIM   300
 #define DIFF_MAX_ELEMS 1000000
 
 static int64_t random_dim(support_rng *rng)
@@ -1089,7 +1115,8 @@ static void random_token(support_rng *rng, const tree *tr, unsigned char *base, 
         uint64_t bits = support_next(rng); /* any bit pattern (NaNs included for floats) */
         memcpy(base + pos * tr->es, &bits, tr->es);
     } else {
-        put(base, tr->type, pos, is_signed(tr->type) ? (double)support_below(rng, 24) - 4 : (double)support_below(rng, 20));
+        put(base, tr->type, pos,
+            is_signed(tr->type) ? (double)support_below(rng, 24) - 4 : (double)support_below(rng, 20));
     }
 }
 
@@ -1149,12 +1176,14 @@ START_TEST(differential_random)
         snprintf(want_message, sizeof want_message, "%s", call_message);
         const int path = c % 3 == 2 ? PATH_OPENCL_ASYNC : PATH_OPENCL;
         clg_status got_st = run_path(path, &tr.desc, &tr, got, tr.ids_bytes);
-        ck_assert_msg(got_st == want_st, "case %d (%s T=%" PRId64 " B=%" PRId64 " W=%" PRId64 "): %s gives %s (%s), the reference %s (%s)",
-                      c, clg_dtype_name(type), T, B, W, path_names[path], clg_status_string(got_st),
-                      call_message, clg_status_string(want_st), want_message);
+        ck_assert_msg(got_st == want_st,
+                      "case %d (%s T=%" PRId64 " B=%" PRId64 " W=%" PRId64 "): %s gives %s (%s), the reference %s (%s)",
+                      c, clg_dtype_name(type), T, B, W, path_names[path], clg_status_string(got_st), call_message,
+                      clg_status_string(want_st), want_message);
         if (want_st == CLG_SUCCESS) {
-            ck_assert_msg(memcmp(got, want, tr.ids_bytes) == 0, "case %d (%s T=%" PRId64 " B=%" PRId64 " W=%" PRId64 "): outputs differ",
-                          c, clg_dtype_name(type), T, B, W);
+            ck_assert_msg(memcmp(got, want, tr.ids_bytes) == 0,
+                          "case %d (%s T=%" PRId64 " B=%" PRId64 " W=%" PRId64 "): outputs differ", c,
+                          clg_dtype_name(type), T, B, W);
         } else {
             ++failures_compared;
             ck_assert_str_eq(call_message, want_message);
@@ -1166,8 +1195,8 @@ START_TEST(differential_random)
         tree_free(&tr);
     }
     allow_f16(0);
-    printf("gather_tree differential: %d failing cases compared; largest T*B*W %" PRId64 "; max T %" PRId64 ", B %" PRId64
-           ", W %" PRId64 "\n",
+    printf("gather_tree differential: %d failing cases compared; largest T*B*W %" PRId64 "; max T %" PRId64
+           ", B %" PRId64 ", W %" PRId64 "\n",
            failures_compared, largest, max_t, max_b, max_w);
     ck_assert_msg(failures_compared > 0, "the seed produced no failing case to compare");
 }
