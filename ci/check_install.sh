@@ -16,6 +16,9 @@ soname="$(objdump -p "$prefix"/lib*/libclgather.so | awk '/SONAME/ {print $2}')"
 [ "$soname" = "libclgather.so.0" ] || { echo "unexpected SONAME '$soname'"; exit 1; }
 exported="$(nm -D --defined-only "$prefix"/lib*/libclgather.so | awk '{print $3}' | grep -v '^clg_' || true)"
 [ -z "$exported" ] || { echo "symbols exported beyond the API: $exported"; exit 1; }
+# test switches and fault injection live only in the uninstalled clgather_testing library
+hooks="$(nm -A "$prefix"/lib*/libclgather.a "$prefix"/lib*/libclgather.so 2>/dev/null | grep -E 'clg_(testing|fault)_' || true)"
+[ -z "$hooks" ] || { echo "test hooks in the installed libraries: $hooks"; exit 1; }
 
 echo "== consumer via find_package(clgather)"
 cmake -S "$CLGATHER_ROOT/ci/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null

@@ -6,7 +6,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 seconds="${FUZZ_SECONDS:-30}"
 build="$CLGATHER_ROOT/build-fuzz"
-CC=clang cmake -S "$CLGATHER_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGATHER_FUZZ=ON \
+CC=clang cmake -S "$CLGATHER_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGATHER_WERROR=ON -DCLGATHER_FUZZ=ON \
       -DCLGATHER_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$JOBS"
 mkdir -p "$build/artifacts"

@@ -8,7 +8,7 @@ onnx_tests="$CLGATHER_ROOT/.deps/onnx-1.20.1"  # ci/fetch_onnx_tests.sh
 
 echo "== ThreadSanitizer: 8 threads sharing one context"
 tsan="$CLGATHER_ROOT/build-tsan"
-cmake -S "$CLGATHER_ROOT" -B "$tsan" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
+cmake -S "$CLGATHER_ROOT" -B "$tsan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_WERROR=ON -DCMAKE_C_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
       -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 cmake --build "$tsan" -j "$JOBS" --target test_concurrency
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"

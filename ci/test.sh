@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Set up and run every test: install packages, fetch ONNX's node tests (network), check the format, build,
-# run the whole CTest
-# suite on the default device (PoCL where there is no GPU), then again in an AddressSanitizer +
-# UndefinedBehaviorSanitizer build.
+# Set up and run every test: install packages, fetch ONNX's node tests (network), check the format, build
+# (warnings are errors), run the whole CTest suite on the default device (PoCL where there is no GPU), then
+# again in an AddressSanitizer + UndefinedBehaviorSanitizer build; then the reliability checks and fuzzing.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 bash "$CLGATHER_ROOT/ci/install_deps.sh"
@@ -15,7 +14,7 @@ bash "$CLGATHER_ROOT/ci/check_format.sh"
 run_suite() { # build-dir, extra cmake args...
   local build="$1"; shift
   rm -rf "$build/pocl-cache" "$build/clgather-cache"  # stale caches must never hide a broken kernel
-  cmake -S "$CLGATHER_ROOT" -B "$build" "$@" >/dev/null
+  cmake -S "$CLGATHER_ROOT" -B "$build" -DCLGATHER_WERROR=ON "$@" >/dev/null
   cmake --build "$build" -j "$JOBS"
   (cd "$build" && ctest --output-on-failure -j 1)
 }
