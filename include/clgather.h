@@ -174,7 +174,13 @@ typedef struct clg_tensor_desc {
 typedef struct clg_context clg_context;
 
 /** Context flags. */
-#define CLG_CONTEXT_VERIFY 0x1u /**< recompute every OpenCL result with the CPU reference, compare */
+#define CLG_CONTEXT_VERIFY       0x1u /**< recompute every OpenCL result with the CPU reference, compare */
+/** The deferred error policy: enqueue calls whose inputs are checked on the device (Gather under the
+ *  error policy, GatherTree) never wait for the device. The check and the kernels run back to back
+ *  on the queue, the kernels write nothing when the check fails, and the call's status is learned
+ *  later with clg_deferred_status. The environment variable CLGATHER_DEFER_ERRORS=1 also sets it.
+ *  Verify mode waits anyway; the synchronous calls always report their status at once. */
+#define CLG_CONTEXT_DEFER_ERRORS 0x2u
 
 /** Create a context on the caller's OpenCL context and device. The caller keeps ownership of both
  *  (the library retains them and releases its references in clg_context_release). Flags: a
@@ -190,8 +196,21 @@ CLG_API clg_status clg_context_create(cl_context context, cl_device_id device, u
  *     that matches is taken. */
 CLG_API clg_status clg_context_create_default(const char *device_spec, uint32_t flags, clg_context **out_ctx);
 
-/** Release a context (NULL is allowed). All work it enqueued must have completed or been waited on. */
+/** Release a context (NULL is allowed). All work it enqueued must have completed or been waited on;
+ *  failures of deferred calls not yet reported by clg_deferred_status are dropped with it. */
 CLG_API void clg_context_release(clg_context *ctx);
+
+/** The status of enqueue calls made under CLG_CONTEXT_DEFER_ERRORS.
+ *   - event: a call's out-event. Waits for it, then returns the call's status: CLG_SUCCESS, or the
+ *     failure the blocking policy would have returned at once (CLG_ERR_INDEX_OUT_OF_RANGE,
+ *     CLG_ERR_INVALID_PARENT, CLG_ERR_INVALID_SEQ_LEN), with the same message naming the first bad
+ *     value, its position and, for GatherTree, batch, time and beam. The output was left untouched.
+ *   - NULL: waits for every deferred call of the context not yet settled and returns the first
+ *     failure in enqueue order (CLG_SUCCESS if none); later failures stay for a later query.
+ *  Each failure is reported once. An event of any other call (or one already reported) gives
+ *  CLG_SUCCESS once it has completed. A failed command (a negative execution status) gives its
+ *  OpenCL code. */
+CLG_API clg_status clg_deferred_status(clg_context *ctx, cl_event event);
 
 /** What a context runs on. Strings are NUL-terminated, cut to fit. */
 typedef struct clg_device_info {
@@ -307,7 +326,8 @@ CLG_API clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_
  *     after the wait list, then waits for that kernel alone (one 4-byte read) before it enqueues the
  *     gather, so that it can return CLG_ERR_INDEX_OUT_OF_RANGE with the output buffer untouched.
  *     The call therefore blocks until the wait list's events and the work already on the queue
- *     before it have completed.
+ *     before it have completed. On a context with CLG_CONTEXT_DEFER_ERRORS it does not wait: the
+ *     gather is enqueued gated by the check, and clg_deferred_status gives the call's status.
  *   - in verify mode: it waits for the gather, reads data, indices and output back, and compares.
  *  num_events / wait_list as in clEnqueueNDRangeKernel. out_event (may be NULL) receives an event that
  *  completes when the output is written; the caller releases it. For zero-sized work a marker event
@@ -362,6 +382,8 @@ CLG_API clg_status clg_gather_tree_sizes(const clg_gather_tree_desc *desc, uint6
  *  scratch buffer, waits for it (one 4-byte read of the first failure), and copies the result into
  *  the output only when every followed parent id is valid. It therefore blocks until the wait list's
  *  events and the backtrack have completed; the final copy is only enqueued (out_event is the copy).
+ *  On a context with CLG_CONTEXT_DEFER_ERRORS it does not wait: the copy runs on the device only if
+ *  the backtrack found every input valid, and clg_deferred_status gives the call's status.
  *  In verify mode the call also waits for the backtrack, compares its result with the reference, and
  *  copies it into the output only if they match.
  *  Offsets: the four input offsets must be multiples of the element size (CLG_ERR_MISALIGNED_OFFSET);

@@ -1,12 +1,14 @@
-/* The error policy on the device: find the first chunk of indices holding an out-of-range value.
- * The host then reads that chunk back and names the exact position and value.
+/* The error policy on the device: check_indices finds the first chunk of indices holding an
+ * out-of-range value; locate_bad_index then records that chunk's first bad index, position and
+ * value, which the host turns into the message (at once, or later for a deferred call).
  *
  * Build options: IDX_T, IDX_BYTES, IDX_SIGNED, OFF64 (see index_rules.h); CLAMP is 0. */
+#include "failure_record.h"
 #include "index_rules.h"
 
 /* One work-item scans per_item consecutive indices; work-item k owns chunk k. */
 __kernel void check_indices(__global const IDX_T *indices, ulong indices_offset, offset_t count, long A,
-                            offset_t per_item, volatile __global uint *first_bad_chunk)
+                            offset_t per_item, volatile __global uint *record)
 {
     indices += indices_offset;
     const offset_t chunk = (offset_t)get_global_id(0);
@@ -16,8 +18,36 @@ __kernel void check_indices(__global const IDX_T *indices, ulong indices_offset,
     for (; p < end; ++p) {
         long row;
         if (!index_in_range(indices[p], A, &row)) {
-            atomic_min(first_bad_chunk, (uint)chunk);
+            atomic_min(record, (uint)chunk);
             return;
         }
     }
+}
+
+/* One work-item: if a chunk was flagged, record its first bad index. details[0] = 1 and [1] the flat
+ * position, [2] the value (sign-extended for signed types); details[0] = 0 if the chunk reads back
+ * clean (the indices were written concurrently). */
+__kernel void locate_bad_index(__global const IDX_T *indices, ulong indices_offset, offset_t count, long A,
+                               offset_t per_item, volatile __global uint *record)
+{
+    const uint chunk = record[0];
+    if (get_global_id(0) != 0 || chunk == NONE_FAILED) return;
+    __global ulong *details = failure_details(record);
+    indices += indices_offset;
+    offset_t p = (offset_t)chunk * per_item;
+    const offset_t end = (count - p > per_item) ? p + per_item : count;
+    for (; p < end; ++p) {
+        long row;
+        if (!index_in_range(indices[p], A, &row)) {
+            details[0] = 1;
+            details[1] = (ulong)p;
+#if IDX_SIGNED
+            details[2] = (ulong)(long)indices[p];
+#else
+            details[2] = (ulong)indices[p];
+#endif
+            return;
+        }
+    }
+    details[0] = 0;
 }

@@ -11,6 +11,7 @@
  *   MOVE_T  uint16 | uint8 | uint4 | uint2 | uint | ushort | uchar
  *   STREAM  1: write the output with non-temporal stores (outputs larger than the caches): no
  *           read-for-ownership of output lines, no eviction of the data rows */
+#include "failure_record.h"
 #include "index_rules.h"
 
 /* Cache hints. Clang-based compilers (PoCL, Intel's CPU runtime) have __builtin_prefetch; elsewhere
@@ -204,8 +205,9 @@ inline void copy_segment_u1(__global MOVE_T *restrict dst, __global const MOVE_T
 
 __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
                               ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
-                              offset_t O, long A, offset_t U, offset_t rows_per_item)
+                              offset_t O, long A, offset_t U, offset_t rows_per_item GATE_PARAMETER)
 {
+    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
@@ -221,8 +223,9 @@ __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset
 /* The same for rows of one unit (U == 1). */
 __kernel void gather_row_runs_u1(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
                                  ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R,
-                                 offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item)
+                                 offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item GATE_PARAMETER)
 {
+    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
     (void)U;
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);

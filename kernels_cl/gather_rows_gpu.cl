@@ -6,14 +6,16 @@
  * coalesces); the host picks the widest unit that divides the row's bytes and both byte offsets.
  *
  * Build options: MOVE_T (uint4 | uint2 | uint | ushort | uchar) and those of index_rules.h. */
+#include "failure_record.h"
 #include "index_rules.h"
 
 /* Dimension 0 walks the units of a row, dimension 1 walks rows with a grid stride, so the NDRange
  * stays within what the host sized for the device whatever R is. */
 __kernel void gather_row_units(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
                                ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
-                               offset_t O, long A, offset_t U)
+                               offset_t O, long A, offset_t U GATE_PARAMETER)
 {
+    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;

@@ -11,8 +11,9 @@
  *
  * A followed parent id outside [0, W) (or a float length that is not a finite integral value) stops
  * the work-item before that id is used, and records the pair (shifted right by `shift`, so that the
- * number fits 32 bits) with atomic_min: the host learns the first failing pair in (batch, beam)
- * order. Every load is in bounds whatever the values: t < T, b < B and beam indices < W.
+ * number fits 32 bits) in the failure record with atomic_min: the first failing pair in (batch, beam)
+ * order. gather_tree_locate then walks that pair again and records what failed, for the message.
+ * Every load is in bounds whatever the values: t < T, b < B and beam indices < W.
  *
  * Build options:
  *   TREE_MAX_LOCAL_SIZE  the largest work-group size the host launches with
@@ -25,6 +26,8 @@
 #if NEEDS_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+
+#include "failure_record.h"
 
 typedef BITS_T bits_t;
 
@@ -81,7 +84,7 @@ inline int beam_index(value_t v, ulong W, ulong *k)
 __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset, __global const bits_t *parent_ids,
                           ulong parent_ids_offset, __global const bits_t *max_seq_len, ulong max_seq_len_offset,
                           __global const bits_t *end_token, ulong end_token_offset, __global bits_t *out,
-                          ulong out_offset, long T, ulong B, ulong W, uint shift, volatile __global uint *first_failure)
+                          ulong out_offset, long T, ulong B, ulong W, uint shift, volatile __global uint *record)
 {
     __local long group_lengths[TREE_MAX_LOCAL_SIZE];
     const ulong pairs = B * W;
@@ -102,7 +105,7 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
     if (pair < pairs) {
         L = sequence_length(value_at(max_seq_len, b), T);
         if (L < 0) {
-            atomic_min(first_failure, (uint)(pair >> shift));
+            atomic_min(record, (uint)(pair >> shift));
             failed = 1;
             L = 0;
         } else {
@@ -127,7 +130,7 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
         if (!failed && level <= L - 2) {
             ulong k;
             if (!beam_index(parent, W, &k)) {
-                atomic_min(first_failure, (uint)(pair >> shift));
+                atomic_min(record, (uint)(pair >> shift));
                 failed = 1;
             } else {
                 const ulong at = (ulong)level * pairs + batch + k;
@@ -140,4 +143,49 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
     }
     if (!failed)
         for (long t = first_end + 1; t < L; ++t) beam_out[(ulong)t * pairs] = end_bits;
+}
+
+/* One work-item: if the backtrack flagged a chunk of pairs, walk its pairs in order as the host's
+ * rules do and record the first failure: details[0] = 1 for an invalid max_seq_len[b] (details[1] b,
+ * [6] its bits), 2 for a followed parent id outside [0, W) (details[1] b, [2] the time t it was read
+ * at, [3] the beam k it was read from, [4] the beam j whose backtrack follows it, [5] L, [6] its
+ * bits); 0 if the chunk reads back valid (the inputs were written concurrently). */
+__kernel void gather_tree_locate(__global const bits_t *parent_ids, ulong parent_ids_offset,
+                                 __global const bits_t *max_seq_len, ulong max_seq_len_offset, long T, ulong B, ulong W,
+                                 uint shift, volatile __global uint *record)
+{
+    const uint chunk = record[0];
+    if (get_global_id(0) != 0 || chunk == NONE_FAILED) return;
+    __global ulong *details = failure_details(record);
+    parent_ids += parent_ids_offset;
+    max_seq_len += max_seq_len_offset;
+    const ulong pairs = B * W, first = (ulong)chunk << shift;
+    const ulong end = pairs - first > ((ulong)1 << shift) ? first + ((ulong)1 << shift) : pairs;
+    for (ulong pair = first; pair < end; ++pair) {
+        const ulong b = pair / W, j = pair % W;
+        const long L = sequence_length(value_at(max_seq_len, b), T);
+        if (L < 0) {
+            details[0] = 1;
+            details[1] = b;
+            details[6] = (ulong)max_seq_len[b];
+            return;
+        }
+        ulong k = j; /* the beam the path is on at time t */
+        for (long t = L - 1; t > 0; --t) {
+            const ulong at = (ulong)t * pairs + b * W + k;
+            ulong next;
+            if (!beam_index(value_at(parent_ids, at), W, &next)) {
+                details[0] = 2;
+                details[1] = b;
+                details[2] = (ulong)t;
+                details[3] = k;
+                details[4] = j;
+                details[5] = (ulong)L;
+                details[6] = (ulong)parent_ids[at];
+                return;
+            }
+            k = next;
+        }
+    }
+    details[0] = 0;
 }

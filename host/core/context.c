@@ -8,8 +8,9 @@
 
 static uint32_t flags_with_environment(uint32_t flags)
 {
-    const char *verify = getenv("CLGATHER_VERIFY");
+    const char *verify = getenv("CLGATHER_VERIFY"), *defer = getenv("CLGATHER_DEFER_ERRORS");
     if (verify && strcmp(verify, "1") == 0) flags |= CLG_CONTEXT_VERIFY;
+    if (defer && strcmp(defer, "1") == 0) flags |= CLG_CONTEXT_DEFER_ERRORS;
     return flags;
 }
 
@@ -40,6 +41,8 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     if (ctx->compute_units == 0) ctx->compute_units = 1;
     ctx->queue = clCreateCommandQueue(ctx->cl_ctx, ctx->device, 0, &err);
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clCreateCommandQueue");
+    clg_status st = clg_deferred_create(&ctx->deferred);
+    if (st != CLG_SUCCESS) return st;
     return clg_program_cache_create(ctx->cl_ctx, ctx->device, &ctx->programs);
 }
 
@@ -118,6 +121,7 @@ clg_status clg_context_create_default(const char *device_spec, uint32_t flags, c
 void clg_context_release(clg_context *ctx)
 {
     if (!ctx) return;
+    clg_deferred_destroy(ctx->deferred);
     clg_program_cache_destroy(ctx->programs);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->device) clReleaseDevice(ctx->device);
@@ -136,3 +140,11 @@ clg_status clg_context_device_info(const clg_context *ctx, clg_device_info *out)
 cl_context clg_context_cl_context(const clg_context *ctx) { return ctx ? ctx->cl_ctx : NULL; }
 cl_device_id clg_context_cl_device(const clg_context *ctx) { return ctx ? ctx->device : NULL; }
 cl_command_queue clg_context_cl_queue(const clg_context *ctx) { return ctx ? ctx->queue : NULL; }
+
+clg_status clg_deferred_status(clg_context *ctx, cl_event event)
+{
+    clg_clear_error();
+    if (!ctx) return clg_fail(CLG_ERR_NULL_ARGUMENT, "ctx is NULL");
+    if (ctx->is_reference) return clg_fail(CLG_ERR_NO_OPENCL, "ctx is the CPU reference: it makes no deferred calls");
+    return clg_deferred_query(ctx->deferred, event);
+}

@@ -3,6 +3,7 @@
 #define CLG_CONTEXT_H
 
 #include "clgather.h"
+#include "core/deferred.h"
 #include "programs/program_cache.h"
 #include "testing/test_switches.h"
 
@@ -19,6 +20,7 @@ struct clg_context {
     size_t base_align_bytes;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     cl_uint compute_units;
     clg_program_cache *programs;
+    clg_deferred *deferred; /* the calls made under CLG_CONTEXT_DEFER_ERRORS whose status is pending */
 #ifdef CLGATHER_TESTING
     clg_test_switches testing;
 #endif

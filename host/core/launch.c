@@ -38,6 +38,23 @@ cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int o
     return clSetKernelArg(kernel, index, sizeof v, &v);
 }
 
+/* The alignment a buffer's device address is known to have: the device's base alignment, or less
+ * for a buffer over a caller's host pointer (CL_MEM_USE_HOST_PTR), which drivers may use in place. */
+size_t clg_buffer_alignment(const clg_context *ctx, cl_mem mem)
+{
+    size_t align = ctx->base_align_bytes;
+    cl_mem_flags flags = 0;
+    void *host = NULL;
+    if (mem && clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL) == CL_SUCCESS &&
+        (flags & CL_MEM_USE_HOST_PTR) &&
+        clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS && host) {
+        uintptr_t address = (uintptr_t)host;
+        size_t host_align = (size_t)(address & (~address + 1)); /* lowest set bit */
+        if (host_align < align) align = host_align;
+    }
+    return align ? align : 1;
+}
+
 uint64_t clg_launch_grid_groups(const clg_context *ctx)
 {
     return (uint64_t)ctx->compute_units * CLG_GRID_GROUPS_PER_COMPUTE_UNIT;

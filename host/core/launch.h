@@ -11,6 +11,11 @@
  * most what the kernel allows, by halving the largest dimension. */
 void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease, cl_uint dims, size_t *local);
 
+/* The alignment a buffer's device address is known to have: the device's base alignment, or less
+ * for a buffer over a caller's host pointer (CL_MEM_USE_HOST_PTR), which drivers may use in place.
+ * A kernel may move vectors no wider than this. */
+size_t clg_buffer_alignment(const clg_context *ctx, cl_mem mem);
+
 /* Work-groups a grid-stride kernel launches to keep every compute unit busy: OpenCL sets no limit on
  * the number of groups, so the grid is sized from the device's compute units. */
 uint64_t clg_launch_grid_groups(const clg_context *ctx);

@@ -4,7 +4,8 @@
  * An operation supplies its plan (validated and flattened by its own plan function, which also
  * fills a clg_run_plan), its CPU reference, its kernel launch, and, where values can make it fail,
  * an error flag: either a check kernel run before the output is written, or a flag its own kernels
- * set while they compute (then the runner has them write a scratch buffer). */
+ * set while they compute (then the runner has them write a scratch buffer); a locate kernel that
+ * details the flagged failure on the device; and a report that names it from those details. */
 #ifndef CLG_OPERATION_H
 #define CLG_OPERATION_H
 
@@ -16,8 +17,18 @@
 #define CLG_MAX_OPERANDS 8
 
 /* The flag value that means "no failure"; any other value is the operation's own record of the
- * first failure (for example a chunk of indices), which its report function decodes. */
+ * first failure (for example a chunk of indices), which its locate kernel then details. */
 #define CLG_FLAG_NONE_FAILED 0xFFFFFFFFu
+#define CLG_FAILURE_DETAILS  7
+
+/* What a call's device-side check leaves in its 64-byte record buffer (kernels_cl/failure_record.h):
+ * the flag, lowered by the check (or by the kernels inline) to the first failing unit, and the
+ * details of that failure, written by the operation's locate kernel. */
+typedef struct clg_failure_record {
+    cl_uint flag;
+    cl_uint reserved;
+    cl_ulong details[CLG_FAILURE_DETAILS];
+} clg_failure_record;
 
 /* A caller's device buffer: a cl_mem and a byte offset into it. */
 typedef struct clg_buffer {
@@ -64,7 +75,7 @@ typedef struct clg_run_plan {
 } clg_run_plan;
 
 typedef struct clg_operation {
-    const char *flag_buffer_name;    /* names the failure-flag buffer in messages */
+    size_t plan_size;                /* sizeof the operation's plan: a deferred call keeps a copy */
     const char *scratch_buffer_name; /* names the scratch output in messages */
     /* CLG_ERR_UNSUPPORTED_BY_DEVICE when the device lacks what the plan needs; NULL: any device. */
     clg_status (*device_supports)(const clg_context *ctx, const void *plan);
@@ -73,15 +84,20 @@ typedef struct clg_operation {
     /* CLG_FLAG_CHECK_KERNEL: check inputs already in host memory (the synchronous call), in place of
      * the check kernel; fails naming the first bad value. */
     clg_status (*host_check)(const void *plan, const void *const *inputs);
-    /* CLG_FLAG_CHECK_KERNEL: enqueue the check kernel, which lowers *flag to its first failure. */
+    /* CLG_FLAG_CHECK_KERNEL: enqueue the check kernel, which lowers the record's flag to its first
+     * failure. */
     clg_status (*check)(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *inputs,
-                        cl_mem flag, cl_uint num_events, const cl_event *wait_list, cl_event *done);
-    /* Decode a flag value: read back what it needs and fail naming the first bad value. */
-    clg_status (*report)(const void *plan, cl_command_queue queue, const clg_buffer *inputs, cl_uint flag_value);
-    /* Enqueue the kernels writing the output buffers[input_count] (the caller's, or a scratch), and,
-     * for CLG_FLAG_INLINE, recording the first failure in flag (NULL otherwise). */
+                        cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done);
+    /* Enqueue the locate kernel: if the record's flag is set, it writes the failure's details. */
+    clg_status (*locate)(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *inputs,
+                         cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done);
+    /* Name a recorded failure: its status, with the message naming the first bad value. Host only. */
+    clg_status (*report)(const void *plan, const clg_failure_record *record);
+    /* Enqueue the kernels writing the output buffers[input_count] (the caller's, or a scratch). record:
+     * CLG_FLAG_INLINE, where they lower the flag; CLG_FLAG_CHECK_KERNEL in a deferred call, a gate:
+     * they write nothing if the flag is set; otherwise NULL. */
     clg_status (*launch)(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *buffers,
-                         cl_mem flag, cl_uint num_events, const cl_event *wait_list, cl_event *done);
+                         cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done);
 } clg_operation;
 
 #endif

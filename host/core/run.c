@@ -2,7 +2,9 @@
 
 #include "core/buffer_checks.h"
 #include "core/compare.h"
+#include "core/deferred.h"
 #include "core/device_buffers.h"
+#include "core/gated_copy.h"
 #include "core/status.h"
 
 #include <inttypes.h>
@@ -28,19 +30,28 @@ static int operand_count(const clg_run_plan *run) { return run->input_count + 1;
 static const clg_operand *output_operand(const clg_run_plan *run) { return &run->operands[run->input_count]; }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* The error flag                                                                                 */
+/* The error flag, blocking                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* The one wait of the error-flag protocol: 4 bytes after `after`; a failure is named by the
- * operation's report, which reads back what it needs. */
-static clg_status read_flag_and_report(const clg_run_plan *run, cl_command_queue queue, const clg_buffer *inputs,
-                                       cl_mem flag, cl_event after)
+/* The blocking error policy's one wait: the record's 4-byte flag, after `after`. If it is set, the
+ * locate kernel details the failure and the operation's report names it (one more wait, on the
+ * failing path only). */
+static clg_status read_flag_and_report(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
+                                       const clg_buffer *inputs, cl_mem record_mem, cl_event after)
 {
-    cl_uint value = CLG_FLAG_NONE_FAILED;
-    cl_int err = clEnqueueReadBuffer(queue, flag, CL_TRUE, 0, sizeof value, &value, 1, &after, NULL);
+    clg_failure_record record = {.flag = CLG_FLAG_NONE_FAILED};
+    cl_int err = clEnqueueReadBuffer(queue, record_mem, CL_TRUE, 0, sizeof record.flag, &record.flag, 1, &after, NULL);
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (failure flag)");
-    if (value == CLG_FLAG_NONE_FAILED) return CLG_SUCCESS;
-    return run->op->report(run->plan, queue, inputs, value);
+    if (record.flag == CLG_FLAG_NONE_FAILED) return CLG_SUCCESS;
+    cl_event located = NULL;
+    clg_status st = run->op->locate(ctx, run->plan, queue, inputs, record_mem, 0, NULL, &located);
+    if (st == CLG_SUCCESS) {
+        err = clEnqueueReadBuffer(queue, record_mem, CL_TRUE, 0, sizeof record, &record, 1, &located, NULL);
+        st = err == CL_SUCCESS ? run->op->report(run->plan, &record)
+                               : clg_fail_cl(err, "clEnqueueReadBuffer (failure record)");
+    }
+    if (located) clReleaseEvent(located);
+    return st;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -101,63 +112,156 @@ typedef enum output_owner {
     OUTPUT_OF_LIBRARY, /* the synchronous call's own buffer: written directly, read only on success */
 } output_owner;
 
+/* What one run on a queue holds: its buffers (the output possibly a scratch), the failure record,
+ * and the events to release. */
+typedef struct queue_run {
+    clg_buffer targets[CLG_MAX_OPERANDS];
+    cl_mem scratch, record;
+    cl_event checked, located, done;
+} queue_run;
+
+static void queue_run_release(queue_run *q)
+{
+    cl_event *events[] = {&q->checked, &q->located, &q->done};
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; ++i)
+        if (*events[i]) clReleaseEvent(*events[i]);
+    /* OpenCL keeps the scratch and the record alive until the commands using them have completed */
+    if (q->record) clReleaseMemObject(q->record);
+    if (q->scratch) clReleaseMemObject(q->scratch);
+}
+
+/* The failure record buffer, and a scratch output keeping the caller's offset modulo the plan's
+ * modulus. */
+static clg_status make_buffers(clg_context *ctx, const clg_run_plan *run, const clg_buffer *buffers, bool need_record,
+                               bool need_scratch, queue_run *q)
+{
+    const int out = run->input_count;
+    memcpy(q->targets, buffers, (size_t)operand_count(run) * sizeof q->targets[0]);
+    clg_status st = CLG_SUCCESS;
+    if (need_scratch) {
+        q->targets[out].offset = buffers[out].offset % run->scratch_offset_modulus;
+        st = clg_create_device_buffer(ctx, run->op->scratch_buffer_name, NULL,
+                                      output_operand(run)->bytes + q->targets[out].offset, &q->scratch);
+        q->targets[out].mem = q->scratch;
+    }
+    if (st == CLG_SUCCESS && need_record) {
+        const clg_failure_record none = {.flag = CLG_FLAG_NONE_FAILED};
+        st = clg_create_device_buffer(ctx, "failure record", &none, sizeof none, &q->record);
+    }
+    return st;
+}
+
+/* Copy the scratch output into the caller's, after `after`; with a record, only if its flag is clear
+ * (a kernel, so that no host wait is needed); otherwise an ordinary buffer copy. */
+static clg_status copy_result(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue, const queue_run *q,
+                              const clg_buffer *output, cl_mem gate, cl_event after, cl_event *copied)
+{
+    const uint64_t bytes = output_operand(run)->bytes;
+    const clg_buffer *scratch = &q->targets[run->input_count];
+    if (!gate) {
+        cl_int err = clEnqueueCopyBuffer(queue, scratch->mem, output->mem, scratch->offset, output->offset, bytes, 1,
+                                         &after, copied);
+        return err == CL_SUCCESS ? CLG_SUCCESS : clg_fail_cl(err, "clEnqueueCopyBuffer (result into output)");
+    }
+    return clg_enqueue_gated_copy(ctx, queue, scratch, output, bytes, gate, after, copied);
+}
+
+/* The deferred error policy: check, locate and kernels back to back on the queue, the kernels gated
+ * by the record, the record read without waiting; the call's status is learned later
+ * (clg_deferred_status). The command that writes the caller's output comes last and waits for the
+ * record's read, so its event covers the whole call and a failure to enqueue anything leaves the
+ * output untouched. */
+static clg_status run_deferred(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
+                               const clg_buffer *buffers, cl_uint num_events, const cl_event *wait_list, queue_run *q)
+{
+    const clg_operation *op = run->op;
+    const int out = run->input_count;
+    const bool inline_flag = run->flag_mode == CLG_FLAG_INLINE;
+    clg_deferred_entry *entry = NULL;
+    clg_failure_record *host_record = NULL;
+    cl_event flagged = NULL, read = NULL;
+    clg_status st = clg_deferred_begin(op, run->plan, &entry, &host_record);
+    /* the record's flag: by the check kernel, or inline by the kernels computing into the scratch */
+    if (st == CLG_SUCCESS)
+        st = inline_flag ? op->launch(ctx, run->plan, queue, q->targets, q->record, num_events, wait_list, &flagged)
+                         : op->check(ctx, run->plan, queue, buffers, q->record, num_events, wait_list, &flagged);
+    if (st == CLG_SUCCESS) st = op->locate(ctx, run->plan, queue, buffers, q->record, 1, &flagged, &q->located);
+    if (st == CLG_SUCCESS) {
+        cl_int err =
+            clEnqueueReadBuffer(queue, q->record, CL_FALSE, 0, sizeof *host_record, host_record, 1, &q->located, &read);
+        if (err != CL_SUCCESS) st = clg_fail_cl(err, "clEnqueueReadBuffer (failure record, non-blocking)");
+    }
+    if (st == CLG_SUCCESS)
+        st = inline_flag ? copy_result(ctx, run, queue, q, &buffers[out], q->record, read, &q->done)
+                         : op->launch(ctx, run->plan, queue, q->targets, q->record, 1, &read, &q->done);
+    if (flagged) clReleaseEvent(flagged);
+    if (st == CLG_SUCCESS) {
+        clg_deferred_commit(ctx->deferred, entry, q->done);
+    } else {
+        /* nothing the call enqueued may still write into the entry once it is freed */
+        if (read) clWaitForEvents(1, &read);
+        clg_deferred_abandon(entry);
+    }
+    if (read) clReleaseEvent(read);
+    return st;
+}
+
+/* The blocking error policy (and verify mode): the call waits for the 4-byte flag before the
+ * caller's output is written. */
+static clg_status run_blocking(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
+                               const clg_buffer *buffers, clg_flag_mode mode, bool verify, cl_uint num_events,
+                               const cl_event *wait_list, queue_run *q)
+{
+    const clg_operation *op = run->op;
+    clg_status st = CLG_SUCCESS;
+    if (mode == CLG_FLAG_CHECK_KERNEL) {
+        st = op->check(ctx, run->plan, queue, buffers, q->record, num_events, wait_list, &q->checked);
+        if (st == CLG_SUCCESS) st = read_flag_and_report(ctx, run, queue, buffers, q->record, q->checked);
+        if (st == CLG_SUCCESS) {
+            num_events = 1;
+            wait_list = &q->checked;
+        }
+    }
+    if (st == CLG_SUCCESS)
+        st = op->launch(ctx, run->plan, queue, q->targets, mode == CLG_FLAG_INLINE ? q->record : NULL, num_events,
+                        wait_list, &q->done);
+    if (st == CLG_SUCCESS && mode == CLG_FLAG_INLINE)
+        st = read_flag_and_report(ctx, run, queue, buffers, q->record, q->done);
+    if (st == CLG_SUCCESS && verify) st = verify_on_host(ctx, run, queue, q->targets, q->done);
+    if (st == CLG_SUCCESS && q->scratch) {
+        cl_event copied = NULL;
+        st = copy_result(ctx, run, queue, q, &buffers[run->input_count], NULL, q->done, &copied);
+        clReleaseEvent(q->done);
+        q->done = copied;
+    }
+    return st;
+}
+
 /* Run a validated, non-empty plan on a queue. On failure nothing has been written to a caller's
  * output. inputs_checked: the inputs were checked on the host (no check kernel). */
 static clg_status run_on_queue(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
                                const clg_buffer *buffers, output_owner owner, bool inputs_checked, cl_uint num_events,
                                const cl_event *wait_list, cl_event *out_event)
 {
-    const clg_operation *op = run->op;
-    const int out = run->input_count;
     clg_flag_mode mode = run->flag_mode;
     if (inputs_checked && mode == CLG_FLAG_CHECK_KERNEL) mode = CLG_FLAG_NO_CHECK;
     const bool verify = clg_context_verifies(ctx);
+    /* verify mode compares before the output is written, so it waits anyway */
+    const bool deferred = mode != CLG_FLAG_NO_CHECK && owner == OUTPUT_OF_CALLER && !verify &&
+                          (ctx->flags & CLG_CONTEXT_DEFER_ERRORS) != 0;
     /* the kernels may write before the call knows it succeeds: then they write a scratch */
     const bool use_scratch = owner == OUTPUT_OF_CALLER && (verify || mode == CLG_FLAG_INLINE);
 
-    clg_buffer targets[CLG_MAX_OPERANDS];
-    memcpy(targets, buffers, (size_t)operand_count(run) * sizeof targets[0]);
-    cl_mem scratch = NULL, flag = NULL;
-    cl_event checked = NULL, done = NULL, copied = NULL;
-    clg_status st = CLG_SUCCESS;
-    if (use_scratch) {
-        targets[out].offset = buffers[out].offset % run->scratch_offset_modulus;
-        st = clg_create_device_buffer(ctx, op->scratch_buffer_name, NULL,
-                                      output_operand(run)->bytes + targets[out].offset, &scratch);
-        targets[out].mem = scratch;
-    }
-    if (st == CLG_SUCCESS && mode != CLG_FLAG_NO_CHECK) {
-        cl_uint none_failed = CLG_FLAG_NONE_FAILED;
-        st = clg_create_device_buffer(ctx, op->flag_buffer_name, &none_failed, sizeof none_failed, &flag);
-    }
-    if (st == CLG_SUCCESS && mode == CLG_FLAG_CHECK_KERNEL) {
-        st = op->check(ctx, run->plan, queue, buffers, flag, num_events, wait_list, &checked);
-        if (st == CLG_SUCCESS) st = read_flag_and_report(run, queue, buffers, flag, checked);
-        if (st == CLG_SUCCESS) {
-            num_events = 1;
-            wait_list = &checked;
-        }
-    }
+    queue_run q = {0};
+    clg_status st = make_buffers(ctx, run, buffers, mode != CLG_FLAG_NO_CHECK, use_scratch, &q);
     if (st == CLG_SUCCESS)
-        st = op->launch(ctx, run->plan, queue, targets, mode == CLG_FLAG_INLINE ? flag : NULL, num_events, wait_list,
-                        &done);
-    if (st == CLG_SUCCESS && mode == CLG_FLAG_INLINE) st = read_flag_and_report(run, queue, buffers, flag, done);
-    if (st == CLG_SUCCESS && verify) st = verify_on_host(ctx, run, queue, targets, done);
-    if (st == CLG_SUCCESS && use_scratch) {
-        cl_int err = clEnqueueCopyBuffer(queue, scratch, buffers[out].mem, targets[out].offset, buffers[out].offset,
-                                         output_operand(run)->bytes, 1, &done, &copied);
-        if (err != CL_SUCCESS) st = clg_fail_cl(err, "clEnqueueCopyBuffer (result into output)");
-        clReleaseEvent(done);
-        done = copied;
+        st = deferred ? run_deferred(ctx, run, queue, buffers, num_events, wait_list, &q)
+                      : run_blocking(ctx, run, queue, buffers, mode, verify, num_events, wait_list, &q);
+    if (st == CLG_SUCCESS && out_event) {
+        *out_event = q.done;
+        q.done = NULL;
     }
-    if (checked) clReleaseEvent(checked);
-    /* OpenCL keeps the scratch and the flag alive until the commands using them have completed */
-    if (flag) clReleaseMemObject(flag);
-    if (scratch) clReleaseMemObject(scratch);
-    if (st == CLG_SUCCESS && out_event)
-        *out_event = done;
-    else if (done)
-        clReleaseEvent(done);
+    queue_run_release(&q);
     return st;
 }
 

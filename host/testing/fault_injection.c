@@ -6,6 +6,9 @@
 #undef clCreateBuffer
 #undef clReleaseMemObject
 #undef clReleaseEvent
+#undef clRetainEvent
+#undef clFinish
+#undef clWaitForEvents
 #undef clCreateKernel
 #undef clCreateCommandQueue
 #undef clCreateContext
@@ -22,7 +25,7 @@
 
 static atomic_int armed_mask;
 static atomic_long armed_at, points, fired;
-static atomic_long live_buffers, live_events;
+static atomic_long live_buffers, live_events, host_waits;
 
 void clg_fault_arm(int mask, long k)
 {
@@ -30,6 +33,28 @@ void clg_fault_arm(int mask, long k)
     atomic_store(&armed_at, k);
     atomic_store(&points, 0);
     atomic_store(&fired, 0);
+    atomic_store(&host_waits, 0);
+}
+
+long clg_fault_host_waits(void) { return atomic_load(&host_waits); }
+
+cl_int clg_fault_clRetainEvent(cl_event e)
+{
+    cl_int err = clRetainEvent(e);
+    if (err == CL_SUCCESS) atomic_fetch_add(&live_events, 1);
+    return err;
+}
+
+cl_int clg_fault_clFinish(cl_command_queue q)
+{
+    atomic_fetch_add(&host_waits, 1);
+    return clFinish(q);
+}
+
+cl_int clg_fault_clWaitForEvents(cl_uint n, const cl_event *events)
+{
+    atomic_fetch_add(&host_waits, 1);
+    return clWaitForEvents(n, events);
 }
 
 long clg_fault_points(void) { return atomic_load(&points); }
@@ -154,6 +179,7 @@ cl_int clg_fault_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, si
                                      const cl_event *w, cl_event *e)
 {
     if (fail_here(CLG_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
+    if (b) atomic_fetch_add(&host_waits, 1);
     cl_int err = clEnqueueReadBuffer(q, m, b, off, s, p, n, w, e);
     count_event(err, e);
     return err;
@@ -164,6 +190,7 @@ cl_int clg_fault_clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool b
                                          cl_uint n, const cl_event *w, cl_event *e)
 {
     if (fail_here(CLG_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
+    if (b) atomic_fetch_add(&host_waits, 1);
     cl_int err = clEnqueueReadBufferRect(q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, n, w, e);
     count_event(err, e);
     return err;

@@ -31,10 +31,16 @@ long clg_fault_live_buffers(void);
 long clg_fault_live_events(void);
 /* Release an out-event the library returned, keeping the live count exact. */
 void clg_fault_release_event(cl_event event);
+/* Host waits the library made since the last clg_fault_arm: blocking reads, clFinish and
+ * clWaitForEvents (not fault points: counted only). */
+long clg_fault_host_waits(void);
 
 cl_mem clg_fault_clCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
 cl_int clg_fault_clReleaseMemObject(cl_mem);
 cl_int clg_fault_clReleaseEvent(cl_event);
+cl_int clg_fault_clRetainEvent(cl_event);
+cl_int clg_fault_clFinish(cl_command_queue);
+cl_int clg_fault_clWaitForEvents(cl_uint, const cl_event *);
 cl_kernel clg_fault_clCreateKernel(cl_program, const char *, cl_int *);
 cl_command_queue clg_fault_clCreateCommandQueue(cl_context, cl_device_id, cl_command_queue_properties, cl_int *);
 cl_context clg_fault_clCreateContext(const cl_context_properties *, cl_uint, const cl_device_id *,
@@ -59,6 +65,9 @@ cl_int clg_fault_clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl
 #define clCreateBuffer              clg_fault_clCreateBuffer
 #define clReleaseMemObject          clg_fault_clReleaseMemObject
 #define clReleaseEvent              clg_fault_clReleaseEvent
+#define clRetainEvent               clg_fault_clRetainEvent
+#define clFinish                    clg_fault_clFinish
+#define clWaitForEvents             clg_fault_clWaitForEvents
 #define clCreateKernel              clg_fault_clCreateKernel
 #define clCreateCommandQueue        clg_fault_clCreateCommandQueue
 #define clCreateContext             clg_fault_clCreateContext

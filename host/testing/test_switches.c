@@ -20,3 +20,5 @@ void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *
     *from_disk = o.from_disk;
     *from_blob = o.from_blob;
 }
+
+size_t clg_testing_deferred_pending(clg_context *ctx) { return ctx->deferred ? clg_deferred_count(ctx->deferred) : 0; }

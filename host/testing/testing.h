@@ -26,6 +26,9 @@ void clg_testing_allow_f16(clg_context *ctx, int on);
 /* How the context's programs were obtained: built from source, loaded from the disk cache, imported. */
 void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *from_disk, size_t *from_blob);
 
+/* Deferred calls the context still keeps (not yet known to have succeeded, or failed unreported). */
+size_t clg_testing_deferred_pending(clg_context *ctx);
+
 /* Number of programs the context has built (to test that specializations are cached). */
 size_t clg_testing_program_count(clg_context *ctx);
 

@@ -47,6 +47,16 @@ static clg_status sync_gather(sequence_state *s, clg_preset preset, const int32_
     return clg_gather(s->ctx, &d, data, sizeof data, idx, 5 * 4, out, OUT_BYTES);
 }
 
+/* The status of an enqueue call: what it returned, or for a deferred context what
+ * clg_deferred_status says of its event; the out-event is released. */
+static clg_status settle(sequence_state *s, clg_status st, cl_event done)
+{
+    if (st != CLG_SUCCESS) return st;
+    if (s->flags & CLG_CONTEXT_DEFER_ERRORS) st = clg_deferred_status(s->ctx, done);
+    clg_fault_release_event(done);
+    return st;
+}
+
 /* Enqueue on the context's queue with device buffers made here (not fault points: test code). */
 static clg_status enqueue_gather(sequence_state *s, const clg_gather_desc *d, const int32_t *idx, unsigned char *out)
 {
@@ -58,7 +68,7 @@ static clg_status enqueue_gather(sequence_state *s, const clg_gather_desc *d, co
     cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
     cl_event done = NULL;
     clg_status st = clg_gather_enqueue(s->ctx, d, q, bd, 0, bi, 0, bo, 0, 0, NULL, &done);
-    if (st == CLG_SUCCESS) clg_fault_release_event(done);
+    st = settle(s, st, done);
     clFinish(q);
     clEnqueueReadBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL);
     clReleaseMemObject(bd);
@@ -141,7 +151,7 @@ static clg_status tree(sequence_state *s, int valid, int enqueue, unsigned char 
     cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 24, out, &err);
     cl_event done = NULL;
     clg_status st = clg_gather_tree_enqueue(s->ctx, &d, q, bs, 0, bp, 0, bl, 0, be, 0, bo, 0, 0, NULL, &done);
-    if (st == CLG_SUCCESS) clg_fault_release_event(done);
+    st = settle(s, st, done);
     clFinish(q);
     clEnqueueReadBuffer(q, bo, CL_TRUE, 0, 24, out, 0, NULL, NULL);
     clReleaseMemObject(bs);
@@ -284,6 +294,96 @@ START_TEST(every_fault_point_plain) { every_fault_point(0); }
 END_TEST
 START_TEST(every_fault_point_verify_mode) { every_fault_point(CLG_CONTEXT_VERIFY); }
 END_TEST
+START_TEST(every_fault_point_deferred_errors) { every_fault_point(CLG_CONTEXT_DEFER_ERRORS); }
+END_TEST
+
+/* The deferred policy's promise: an enqueue call that checks its inputs on the device makes no host
+ * wait (no blocking read, clFinish or clWaitForEvents) between check and kernel; the blocking policy
+ * makes one, which shows the count works. Each call is made twice, the first time to build its
+ * kernels outside the count; its inputs are bad, and the output must stay untouched either way. */
+typedef clg_status (*enqueue_fn)(clg_context *ctx, cl_mem output, cl_event *done);
+
+static clg_status enqueue_bad_gather(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    cl_int err;
+    cl_context cl = clg_context_cl_context(ctx);
+    cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, (void *)data, &err);
+    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 5 * 4, (void *)bad_idx, &err);
+    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    clg_fault_arm(0, 0); /* resets the count */
+    clg_status st = clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, 0, bi, 0, output, 0, 0, NULL, done);
+    clReleaseMemObject(bd); /* OpenCL keeps them until the commands using them complete */
+    clReleaseMemObject(bi);
+    return st;
+}
+
+static clg_status enqueue_bad_tree(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_tree_desc d;
+    memset(&d, 0, sizeof d);
+    const int64_t tbw[] = {3, 1, 2}, b[] = {1};
+    support_shape(&d.step_ids, CLG_I32, 3, tbw);
+    support_shape(&d.parent_ids, CLG_I32, 3, tbw);
+    support_shape(&d.max_seq_len, CLG_I32, 1, b);
+    support_shape(&d.end_token, CLG_I32, 0, NULL);
+    const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, 2}, len[1] = {3}, end = 9;
+    cl_int err;
+    cl_context cl = clg_context_cl_context(ctx);
+    const cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    cl_mem bs = clCreateBuffer(cl, in, sizeof step, (void *)step, &err);
+    cl_mem bp = clCreateBuffer(cl, in, sizeof parents, (void *)parents, &err);
+    cl_mem bl = clCreateBuffer(cl, in, sizeof len, (void *)len, &err);
+    cl_mem be = clCreateBuffer(cl, in, sizeof end, (void *)&end, &err);
+    clg_fault_arm(0, 0);
+    clg_status st = clg_gather_tree_enqueue(ctx, &d, clg_context_cl_queue(ctx), bs, 0, bp, 0, bl, 0, be, 0, output, 0,
+                                            0, NULL, done);
+    clReleaseMemObject(bs);
+    clReleaseMemObject(bp);
+    clReleaseMemObject(bl);
+    clReleaseMemObject(be);
+    return st;
+}
+
+static long host_waits_of(uint32_t flags, enqueue_fn enqueue, clg_status failure)
+{
+    clg_context *ctx = NULL;
+    ck_assert_int_eq(clg_context_create_default(NULL, flags, &ctx), CLG_SUCCESS);
+    cl_command_queue q = clg_context_cl_queue(ctx);
+    unsigned char *out = support_poisoned(OUT_BYTES);
+    cl_int err;
+    cl_mem bo =
+        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
+    long waits = 0;
+    for (int round = 0; round < 2; ++round) {
+        cl_event done = NULL;
+        clg_status st = enqueue(ctx, bo, &done);
+        waits = clg_fault_host_waits();
+        if (flags & CLG_CONTEXT_DEFER_ERRORS) {
+            ck_assert_int_eq(st, CLG_SUCCESS);
+            ck_assert_int_eq(clg_deferred_status(ctx, done), failure);
+            clg_fault_release_event(done);
+        } else {
+            ck_assert_int_eq(st, failure);
+        }
+    }
+    clFinish(q);
+    clEnqueueReadBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL);
+    ck_assert(support_all_poison(out, OUT_BYTES));
+    clReleaseMemObject(bo);
+    free(out);
+    clg_context_release(ctx);
+    return waits;
+}
+
+START_TEST(deferred_enqueue_makes_no_host_wait)
+{
+    setenv("CLGATHER_CACHE", "0", 1);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_gather, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_bad_gather, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_tree, CLG_ERR_INVALID_PARENT), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_bad_tree, CLG_ERR_INVALID_PARENT), 0);
+}
+END_TEST
 
 int main(void)
 {
@@ -293,6 +393,8 @@ int main(void)
     tcase_add_test(tc, device_out_of_memory_is_a_specific_status);
     tcase_add_test(tc, every_fault_point_plain);
     tcase_add_test(tc, every_fault_point_verify_mode);
+    tcase_add_test(tc, every_fault_point_deferred_errors);
+    tcase_add_test(tc, deferred_enqueue_makes_no_host_wait);
     suite_add_tcase(s, tc);
     return support_run_suite(s);
 }

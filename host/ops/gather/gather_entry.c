@@ -13,12 +13,13 @@ static clg_status host_check(const void *plan_ptr, const void *const *inputs)
 }
 
 static const clg_operation gather_operation = {
-    .flag_buffer_name = "index check result",
+    .plan_size = sizeof(clg_gather_plan),
     .scratch_buffer_name = "verify scratch",
     .device_supports = NULL,
     .reference = clg_gather_reference_run,
     .host_check = host_check,
     .check = clg_gather_enqueue_index_check,
+    .locate = clg_gather_enqueue_locate_bad_index,
     .report = clg_gather_report_bad_index,
     .launch = clg_gather_launch,
 };

@@ -6,7 +6,6 @@
 #include "kernel_table.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 
 /* Indices a check work-item scans; doubled until the chunk number fits the 32-bit flag. */
 #define CLG_CHECK_PER_ITEM       256u
@@ -14,20 +13,25 @@
 /* Below this bound 32-bit offsets are safe for every position the check forms. */
 #define CLG_CHECK_OFFSET32_LIMIT ((uint64_t)1 << 31)
 
+/* The error policy's message for the index at flat position `position`. */
+static clg_status out_of_range(const clg_gather_plan *plan, uint64_t position, clg_integer v)
+{
+    char value[32], where[256];
+    clg_integer_format(v, value, sizeof value);
+    clg_format_position(plan->indices_shape, plan->indices_rank, position, where, sizeof where);
+    return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
+                    "indices%s (flat position %" PRIu64 ") = %s is outside [-%" PRIu64 ", %" PRId64
+                    "] for axis %d of size %" PRIu64,
+                    where, position, value, plan->A, (int64_t)plan->A - 1, (int)plan->axis, plan->A);
+}
+
 clg_status clg_gather_check_indices_host(const clg_gather_plan *plan, const void *indices, uint64_t first,
                                          uint64_t count)
 {
     for (uint64_t k = 0; k < count; ++k) {
         clg_integer v = clg_read_integer(indices, plan->index_type, k);
         uint64_t row;
-        if (clg_index_in_range(v, plan->A, &row)) continue;
-        char value[32], where[256];
-        clg_integer_format(v, value, sizeof value);
-        clg_format_position(plan->indices_shape, plan->indices_rank, first + k, where, sizeof where);
-        return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
-                        "indices%s (flat position %" PRIu64 ") = %s is outside [-%" PRIu64 ", %" PRId64
-                        "] for axis %d of size %" PRIu64,
-                        where, first + k, value, plan->A, (int64_t)plan->A - 1, (int)plan->axis, plan->A);
+        if (!clg_index_in_range(v, plan->A, &row)) return out_of_range(plan, first + k, v);
     }
     return CLG_SUCCESS;
 }
@@ -39,11 +43,11 @@ static uint64_t indices_per_item(const clg_gather_plan *plan)
     return per_item;
 }
 
-clg_status clg_gather_enqueue_index_check(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
-                                          const clg_buffer *inputs, cl_mem flag, cl_uint num_events,
-                                          const cl_event *wait_list, cl_event *done)
+/* check_indices and locate_bad_index take the same arguments. */
+static clg_status enqueue_check_kernel(clg_context *ctx, const clg_gather_plan *plan, const char *kernel,
+                                       cl_command_queue queue, const clg_buffer *inputs, cl_mem record, uint64_t items,
+                                       cl_uint num_events, const cl_event *wait_list, cl_event *done)
 {
-    const clg_gather_plan *plan = plan_ptr;
     const clg_buffer *indices = &inputs[1];
     const uint64_t per_item = indices_per_item(plan);
     /* positions reach count plus one work-group's worth of chunks */
@@ -52,7 +56,7 @@ clg_status clg_gather_enqueue_index_check(clg_context *ctx, const void *plan_ptr
     char options[256];
     clg_index_rules_options(plan->index_type, offsets64, 0, options, sizeof options);
     clg_kernel_lease lease;
-    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_check_indices, options, "check_indices", &lease);
+    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_check_indices, options, kernel, &lease);
     if (st != CLG_SUCCESS) return st;
     cl_ulong index_offset = indices->offset / plan->index_size;
     cl_long A = (cl_long)plan->A;
@@ -61,39 +65,46 @@ clg_status clg_gather_enqueue_index_check(clg_context *ctx, const void *plan_ptr
     err |= clg_set_offset_arg(lease.kernel, 2, plan->index_elems, offsets64);
     err |= clSetKernelArg(lease.kernel, 3, sizeof A, &A);
     err |= clg_set_offset_arg(lease.kernel, 4, per_item, offsets64);
-    err |= clSetKernelArg(lease.kernel, 5, sizeof(cl_mem), &flag);
+    err |= clSetKernelArg(lease.kernel, 5, sizeof(cl_mem), &record);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (check_indices)");
     }
-    const uint64_t items = (plan->index_elems + per_item - 1) / per_item;
     const size_t local = CLG_CHECK_LOCAL_SIZE;
-    st = clg_launch(ctx, queue, &lease, "check_indices", 1, &items, &local, num_events, wait_list, done);
+    st = clg_launch(ctx, queue, &lease, kernel, 1, &items, &local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
     return st;
 }
 
-clg_status clg_gather_report_bad_index(const void *plan_ptr, cl_command_queue queue, const clg_buffer *inputs,
-                                       cl_uint flagged_chunk)
+clg_status clg_gather_enqueue_index_check(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
+                                          const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                          const cl_event *wait_list, cl_event *done)
 {
     const clg_gather_plan *plan = plan_ptr;
-    const clg_buffer *indices = &inputs[1];
     const uint64_t per_item = indices_per_item(plan);
-    const uint64_t first = (uint64_t)flagged_chunk * per_item;
-    const uint64_t count = plan->index_elems - first < per_item ? plan->index_elems - first : per_item;
-    void *host = malloc(count * plan->index_size);
-    if (!host)
-        return clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate %zu bytes to read back indices",
-                        (size_t)(count * plan->index_size));
-    cl_int err = clEnqueueReadBuffer(queue, indices->mem, CL_TRUE, indices->offset + first * plan->index_size,
-                                     count * plan->index_size, host, 0, NULL, NULL);
-    clg_status st = err != CL_SUCCESS ? clg_fail_cl(err, "clEnqueueReadBuffer (indices)")
-                                      : clg_gather_check_indices_host(plan, host, first, count);
-    free(host);
-    if (st == CLG_SUCCESS) /* the device saw a bad index the host no longer sees: indices changed under us */
-        st = clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
-                      "the index check flagged indices from flat position %llu, but they read back in range "
-                      "(were the indices written concurrently?)",
-                      (unsigned long long)first);
-    return st;
+    return enqueue_check_kernel(ctx, plan, "check_indices", queue, inputs, record,
+                                (plan->index_elems + per_item - 1) / per_item, num_events, wait_list, done);
+}
+
+clg_status clg_gather_enqueue_locate_bad_index(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                               const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                               const cl_event *wait_list, cl_event *done)
+{
+    return enqueue_check_kernel(ctx, plan, "locate_bad_index", queue, inputs, record, 1, num_events, wait_list, done);
+}
+
+clg_status clg_gather_report_bad_index(const void *plan_ptr, const clg_failure_record *record)
+{
+    const clg_gather_plan *plan = plan_ptr;
+    if (record->details[0] != 1) /* the device saw a bad index the locate kernel no longer sees */
+        return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
+                        "the index check flagged indices from flat position %" PRIu64
+                        ", but they read back in range (were the indices written concurrently?)",
+                        (uint64_t)record->flag * indices_per_item(plan));
+    clg_integer v = {.is_unsigned = !clg_dtype_is_signed_integer(plan->index_type), .s = 0, .u = 0};
+    if (v.is_unsigned)
+        v.u = record->details[2];
+    else
+        v.s = (int64_t)record->details[2];
+    return out_of_range(plan, record->details[1], v);
 }

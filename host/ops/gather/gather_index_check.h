@@ -12,14 +12,18 @@
 clg_status clg_gather_check_indices_host(const clg_gather_plan *plan, const void *indices, uint64_t first,
                                          uint64_t count);
 
-/* The operation's check (operation.h): enqueue check_indices, which lowers *flag to the first chunk
- * holding a bad index. inputs: data, indices. */
+/* The operation's check (operation.h): enqueue check_indices, which lowers the record's flag to the
+ * first chunk holding a bad index. inputs: data, indices. */
 clg_status clg_gather_enqueue_index_check(clg_context *ctx, const void *plan, cl_command_queue queue,
-                                          const clg_buffer *inputs, cl_mem flag, cl_uint num_events,
+                                          const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                           const cl_event *wait_list, cl_event *done);
 
-/* The operation's report: read the flagged chunk back and name its first bad index. */
-clg_status clg_gather_report_bad_index(const void *plan, cl_command_queue queue, const clg_buffer *inputs,
-                                       cl_uint flagged_chunk);
+/* The operation's locate: record the flagged chunk's first bad index, its position and value. */
+clg_status clg_gather_enqueue_locate_bad_index(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                               const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                               const cl_event *wait_list, cl_event *done);
+
+/* The operation's report: name the recorded index. */
+clg_status clg_gather_report_bad_index(const void *plan, const clg_failure_record *record);
 
 #endif

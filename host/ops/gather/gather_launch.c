@@ -43,32 +43,16 @@ static const char *move_type(size_t bytes)
     }
 }
 
-static void build_options(const clg_gather_plan *plan, const specialization *s, char *buf, size_t size)
+static void build_options(const clg_gather_plan *plan, const specialization *s, int gated, char *buf, size_t size)
 {
     char index_rules[160];
     clg_index_rules_options(plan->index_type, s->offsets64, plan->policy == CLG_OOB_CLAMP, index_rules,
                             sizeof index_rules);
-    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d", move_type(s->move_bytes), index_rules, s->stream);
+    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d -DGATE=%d", move_type(s->move_bytes), index_rules, s->stream,
+             gated);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-/* The alignment a buffer's device address is known to have: the device's base alignment, or less
- * for a buffer over a caller's host pointer (CL_MEM_USE_HOST_PTR), which drivers may use in place. */
-static size_t buffer_alignment(const clg_context *ctx, cl_mem mem)
-{
-    size_t align = ctx->base_align_bytes;
-    cl_mem_flags flags = 0;
-    void *host = NULL;
-    if (mem && clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL) == CL_SUCCESS &&
-        (flags & CL_MEM_USE_HOST_PTR) &&
-        clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS && host) {
-        uintptr_t address = (uintptr_t)host;
-        size_t host_align = (size_t)(address & (~address + 1)); /* lowest set bit */
-        if (host_align < align) align = host_align;
-    }
-    return align ? align : 1;
-}
 
 static specialization choose(const clg_context *ctx, const clg_gather_plan *plan, const clg_buffer *buffers)
 {
@@ -81,7 +65,8 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
      * AVX-512 move). Row units (GPU): 16 bytes per work-item, the widest load that still coalesces. */
     s.move_bytes = s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16;
     /* a vector type's natural alignment may be assumed by the compiler: never exceed what the buffers have */
-    size_t data_align = buffer_alignment(ctx, buffers[0].mem), out_align = buffer_alignment(ctx, buffers[2].mem);
+    size_t data_align = clg_buffer_alignment(ctx, buffers[0].mem),
+           out_align = clg_buffer_alignment(ctx, buffers[2].mem);
     while (s.move_bytes > 1 &&
            (row_bytes % s.move_bytes || buffers[0].offset % s.move_bytes || buffers[2].offset % s.move_bytes ||
             data_align < s.move_bytes || out_align < s.move_bytes))
@@ -125,13 +110,12 @@ static cl_int set_common_args(cl_kernel k, const clg_gather_plan *plan, const sp
 }
 
 clg_status clg_gather_launch(clg_context *ctx, const void *plan_ptr, cl_command_queue queue, const clg_buffer *buffers,
-                             cl_mem flag, cl_uint num_events, const cl_event *wait_list, cl_event *done)
+                             cl_mem gate, cl_uint num_events, const cl_event *wait_list, cl_event *done)
 {
-    (void)flag;
     const clg_gather_plan *plan = plan_ptr;
     const specialization s = choose(ctx, plan, buffers);
     char options[256];
-    build_options(plan, &s, options, sizeof options);
+    build_options(plan, &s, gate != NULL, options, sizeof options);
     const int runs = s.mapping == CLG_MAPPING_ROW_RUNS;
     const clg_kernel_source *source = runs ? &clg_kernel_gather_rows_cpu : &clg_kernel_gather_rows_gpu;
     const char *name = !runs ? "gather_row_units" : s.units_per_row == 1 ? "gather_row_runs_u1" : "gather_row_runs";
@@ -143,8 +127,9 @@ clg_status clg_gather_launch(clg_context *ctx, const void *plan_ptr, cl_command_
     uint64_t items[2];
     size_t local[2];
     cl_uint dims;
+    cl_uint next_arg = 11;
     if (runs) {
-        err |= clg_set_offset_arg(lease.kernel, 11, s.rows_per_item, s.offsets64);
+        err |= clg_set_offset_arg(lease.kernel, next_arg++, s.rows_per_item, s.offsets64);
         items[0] = (s.rows + s.rows_per_item - 1) / s.rows_per_item;
         local[0] = CLG_RUNS_LOCAL_SIZE;
         dims = 1;
@@ -161,6 +146,7 @@ clg_status clg_gather_launch(clg_context *ctx, const void *plan_ptr, cl_command_
         items[1] = s.rows < cap ? s.rows : cap;
         dims = 2;
     }
+    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (gather)");

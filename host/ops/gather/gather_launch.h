@@ -14,8 +14,9 @@ typedef enum clg_gather_mapping {
 } clg_gather_mapping;
 
 /* The operation's launch (operation.h): buffers are data, indices and the output. Out-of-range
- * indices give zeros, or clamp under CLG_OOB_CLAMP; the error policy has been applied before. */
+ * indices give zeros, or clamp under CLG_OOB_CLAMP; the error policy has been applied before, or,
+ * with a gate (a failure record), the kernel writes nothing if the record's flag is set. */
 clg_status clg_gather_launch(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *buffers,
-                             cl_mem flag, cl_uint num_events, const cl_event *wait_list, cl_event *done);
+                             cl_mem gate, cl_uint num_events, const cl_event *wait_list, cl_event *done);
 
 #endif

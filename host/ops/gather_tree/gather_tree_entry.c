@@ -6,12 +6,13 @@
 #include "ops/gather_tree/gather_tree_reference.h"
 
 static const clg_operation gather_tree_operation = {
-    .flag_buffer_name = "GatherTree failure flag",
+    .plan_size = sizeof(clg_gather_tree_plan),
     .scratch_buffer_name = "GatherTree scratch output",
     .device_supports = clg_gather_tree_device_supports,
     .reference = clg_gather_tree_reference_run,
     .host_check = NULL,
     .check = NULL,
+    .locate = clg_gather_tree_enqueue_locate,
     .report = clg_gather_tree_report_failure,
     .launch = clg_gather_tree_launch,
 };

@@ -7,7 +7,6 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 /* The work-group size asked for; the kernel's local array is sized by it (TREE_MAX_LOCAL_SIZE). */
 #define CLG_TREE_LOCAL_SIZE 64u
@@ -77,65 +76,67 @@ static unsigned failure_shift(const clg_gather_tree_plan *plan)
     return shift;
 }
 
-/* Read max_seq_len[b] and, when the beam follows any parent ids, rows 0 .. L-1 of parent_ids[:, b, :]
- * into *parents (W elements a row). */
-static clg_status read_batch(const clg_gather_tree_plan *plan, cl_command_queue queue, const clg_buffer *inputs,
-                             uint64_t b, unsigned char *seq_len, unsigned char **parents)
-{
-    const size_t es = plan->elem_size;
-    cl_int err =
-        clEnqueueReadBuffer(queue, inputs[2].mem, CL_TRUE, inputs[2].offset + b * es, es, seq_len, 0, NULL, NULL);
-    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (max_seq_len, reporting a GatherTree failure)");
-    uint64_t L = 0;
-    if (!clg_tree_sequence_length(clg_tree_read(seq_len, plan->type, 0), plan->T, &L) || L < 2) return CLG_SUCCESS;
-    const size_t row_bytes = (size_t)(plan->W * es);
-    free(*parents);
-    *parents = malloc(row_bytes * L);
-    if (!*parents)
-        return clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate %" PRIu64 " bytes to read parent_ids back",
-                        (uint64_t)row_bytes * L);
-    const size_t buffer_origin[3] = {inputs[1].offset + (size_t)(b * plan->W * es), 0, 0};
-    const size_t host_origin[3] = {0, 0, 0};
-    const size_t region[3] = {row_bytes, (size_t)L, 1};
-    err = clEnqueueReadBufferRect(queue, inputs[1].mem, CL_TRUE, buffer_origin, host_origin, region,
-                                  (size_t)(plan->B * plan->W * es), 0, row_bytes, 0, *parents, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return clg_fail_cl(err, "clEnqueueReadBufferRect (parent_ids, reporting a GatherTree failure)");
-    return CLG_SUCCESS;
-}
-
-/* The kernel flagged chunk `chunk` of pairs: read back what those beams need and name the first
- * failure exactly as the reference would. */
-clg_status clg_gather_tree_report_failure(const void *plan_ptr, cl_command_queue queue, const clg_buffer *inputs,
-                                          cl_uint chunk)
+clg_status clg_gather_tree_enqueue_locate(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
+                                          const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                          const cl_event *wait_list, cl_event *done)
 {
     const clg_gather_tree_plan *plan = plan_ptr;
-    const unsigned shift = failure_shift(plan);
-    const uint64_t pairs = plan->B * plan->W, first = (uint64_t)chunk << shift;
-    const uint64_t end = pairs - first > ((uint64_t)1 << shift) ? first + ((uint64_t)1 << shift) : pairs;
-    unsigned char seq_len[8];
-    unsigned char *parents = NULL;
-    uint64_t loaded = UINT64_MAX;
-    clg_status st = CLG_SUCCESS;
-    for (uint64_t pair = first; pair < end && st == CLG_SUCCESS; ++pair) {
-        const uint64_t b = pair / plan->W, j = pair % plan->W;
-        if (b != loaded) {
-            st = read_batch(plan, queue, inputs, b, seq_len, &parents);
-            loaded = b;
-        }
-        if (st == CLG_SUCCESS) st = clg_gather_tree_check_beam(plan, seq_len, parents, plan->W, b, j);
+    char options[256];
+    build_options(plan, options, sizeof options);
+    clg_kernel_lease lease;
+    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gather_tree, options, "gather_tree_locate", &lease);
+    if (st != CLG_SUCCESS) return st;
+    const size_t es = plan->elem_size;
+    cl_ulong parent_offset = inputs[1].offset / es, seq_offset = inputs[2].offset / es;
+    cl_long T = (cl_long)plan->T;
+    cl_ulong B = plan->B, W = plan->W;
+    cl_uint shift = (cl_uint)failure_shift(plan);
+    cl_int err = clSetKernelArg(lease.kernel, 0, sizeof(cl_mem), &inputs[1].mem);
+    err |= clSetKernelArg(lease.kernel, 1, sizeof parent_offset, &parent_offset);
+    err |= clSetKernelArg(lease.kernel, 2, sizeof(cl_mem), &inputs[2].mem);
+    err |= clSetKernelArg(lease.kernel, 3, sizeof seq_offset, &seq_offset);
+    err |= clSetKernelArg(lease.kernel, 4, sizeof T, &T);
+    err |= clSetKernelArg(lease.kernel, 5, sizeof B, &B);
+    err |= clSetKernelArg(lease.kernel, 6, sizeof W, &W);
+    err |= clSetKernelArg(lease.kernel, 7, sizeof shift, &shift);
+    err |= clSetKernelArg(lease.kernel, 8, sizeof(cl_mem), &record);
+    if (err != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (gather_tree_locate)");
     }
-    free(parents);
-    if (st == CLG_SUCCESS) /* the device saw a failure the host no longer sees: inputs changed under us */
-        st = clg_fail(CLG_ERR_INVALID_PARENT,
-                      "the GatherTree kernel flagged the beams from (batch %" PRIu64 ", beam %" PRIu64
-                      ") on, but max_seq_len and parent_ids read back valid (were they written concurrently?)",
-                      first / plan->W, first % plan->W);
+    const uint64_t one = 1;
+    const size_t local = 1;
+    st = clg_launch(ctx, queue, &lease, "gather_tree_locate", 1, &one, &local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
     return st;
 }
 
+clg_status clg_gather_tree_report_failure(const void *plan_ptr, const clg_failure_record *record)
+{
+    const clg_gather_tree_plan *plan = plan_ptr;
+    const uint64_t first = (uint64_t)record->flag << failure_shift(plan);
+    const cl_ulong *d = record->details;
+    if (d[0] != CLG_TREE_INVALID_SEQ_LEN && d[0] != CLG_TREE_INVALID_PARENT)
+        /* the device saw a failure the locate kernel no longer sees: inputs changed under us */
+        return clg_fail(CLG_ERR_INVALID_PARENT,
+                        "the GatherTree kernel flagged the beams from (batch %" PRIu64 ", beam %" PRIu64
+                        ") on, but max_seq_len and parent_ids read back valid (were they written concurrently?)",
+                        first / plan->W, first % plan->W);
+    /* the value's bits, little-endian, read back as the element type */
+    unsigned char bits[8];
+    for (int i = 0; i < 8; ++i) bits[i] = (unsigned char)(d[6] >> (8 * i));
+    const clg_tree_failure failure = {.kind = (clg_tree_failure_kind)d[0],
+                                      .b = d[1],
+                                      .t = d[2],
+                                      .k = d[3],
+                                      .j = d[4],
+                                      .L = d[5],
+                                      .value = clg_tree_read(bits, plan->type, 0)};
+    return clg_gather_tree_failure_status(plan, &failure);
+}
+
 static cl_int set_args(cl_kernel k, const clg_gather_tree_plan *plan, const clg_buffer *buffers, cl_uint shift,
-                       cl_mem first_failure)
+                       cl_mem record)
 {
     const size_t es = plan->elem_size;
     cl_ulong step_offset = buffers[0].offset / es, parent_offset = buffers[1].offset / es;
@@ -157,13 +158,13 @@ static cl_int set_args(cl_kernel k, const clg_gather_tree_plan *plan, const clg_
     err |= clSetKernelArg(k, 11, sizeof B, &B);
     err |= clSetKernelArg(k, 12, sizeof W, &W);
     err |= clSetKernelArg(k, 13, sizeof shift, &shift);
-    err |= clSetKernelArg(k, 14, sizeof(cl_mem), &first_failure);
+    err |= clSetKernelArg(k, 14, sizeof(cl_mem), &record);
     return err;
 }
 
 clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
-                                  const clg_buffer *buffers, cl_mem flag, cl_uint num_events, const cl_event *wait_list,
-                                  cl_event *done)
+                                  const clg_buffer *buffers, cl_mem record, cl_uint num_events,
+                                  const cl_event *wait_list, cl_event *done)
 {
     const clg_gather_tree_plan *plan = plan_ptr;
     char options[256];
@@ -171,7 +172,7 @@ clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_com
     clg_kernel_lease lease;
     clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gather_tree, options, "gather_tree", &lease);
     if (st != CLG_SUCCESS) return st;
-    if (set_args(lease.kernel, plan, buffers, (cl_uint)failure_shift(plan), flag) != CL_SUCCESS) {
+    if (set_args(lease.kernel, plan, buffers, (cl_uint)failure_shift(plan), record) != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (gather_tree)");
     }

@@ -12,12 +12,16 @@
 clg_status clg_gather_tree_device_supports(const clg_context *ctx, const void *plan);
 
 /* The operation's launch (operation.h): buffers are step_ids, parent_ids, max_seq_len, end_token
- * and the output (offsets multiples of the element size); the first failure goes into flag. */
+ * and the output (offsets multiples of the element size); the first failure goes into the record. */
 clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *buffers,
-                                  cl_mem flag, cl_uint num_events, const cl_event *wait_list, cl_event *done);
+                                  cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done);
 
-/* The operation's report: read back what the flagged beams need and name the first failure. */
-clg_status clg_gather_tree_report_failure(const void *plan, cl_command_queue queue, const clg_buffer *inputs,
-                                          cl_uint flagged_chunk);
+/* The operation's locate: walk the flagged beams again on the device and record the first failure. */
+clg_status clg_gather_tree_enqueue_locate(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                          const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                          const cl_event *wait_list, cl_event *done);
+
+/* The operation's report: name the recorded failure. */
+clg_status clg_gather_tree_report_failure(const void *plan, const clg_failure_record *record);
 
 #endif

@@ -128,31 +128,47 @@ void clg_tree_value_format(clg_tree_value v, clg_dtype type, char *buf, size_t s
  * parent_ids[level, b, parent]) before reading the next one. So the ids followed are those read at
  * times L-1 down to 1 along the path; the id read at time 0 is never used as an index, and a beam
  * with L <= 1 follows none. Only followed ids are validated. */
-clg_status clg_gather_tree_check_beam(const clg_gather_tree_plan *plan, const void *seq_len, const void *parents,
-                                      uint64_t row_stride, uint64_t b, uint64_t j)
+bool clg_gather_tree_find_failure(const clg_gather_tree_plan *plan, const void *seq_len, const void *parents,
+                                  uint64_t row_stride, uint64_t b, uint64_t j, clg_tree_failure *failure)
 {
-    char value[48];
-    clg_tree_value length = clg_tree_read(seq_len, plan->type, 0);
-    uint64_t L;
-    if (!clg_tree_sequence_length(length, plan->T, &L)) {
-        clg_tree_value_format(length, plan->type, value, sizeof value);
-        return clg_fail(CLG_ERR_INVALID_SEQ_LEN,
-                        "max_seq_len[%" PRIu64 "] = %s is not a finite integral value (batch %" PRIu64 ")", b, value,
-                        b);
-    }
+    *failure = (clg_tree_failure){.kind = CLG_TREE_INVALID_SEQ_LEN, .b = b, .j = j};
+    failure->value = clg_tree_read(seq_len, plan->type, 0);
+    if (!clg_tree_sequence_length(failure->value, plan->T, &failure->L)) return true;
     uint64_t k = j; /* the beam the path is on at time t */
-    for (uint64_t t = L > 0 ? L - 1 : 0; t > 0; --t) {
+    for (uint64_t t = failure->L > 0 ? failure->L - 1 : 0; t > 0; --t) {
         clg_tree_value parent = clg_tree_read(parents, plan->type, t * row_stride + k);
         uint64_t next;
         if (!clg_tree_beam_index(parent, plan->W, &next)) {
-            clg_tree_value_format(parent, plan->type, value, sizeof value);
-            return clg_fail(CLG_ERR_INVALID_PARENT,
-                            "parent_ids[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "] = %s (time %" PRIu64 ", batch %" PRIu64
-                            ", beam %" PRIu64 ") is not a beam index in [0, %" PRIu64
-                            "); the backtrack of beam %" PRIu64 " from time %" PRIu64 " follows it",
-                            t, b, k, value, t, b, k, plan->W, j, L - 1);
+            failure->kind = CLG_TREE_INVALID_PARENT;
+            failure->t = t;
+            failure->k = k;
+            failure->value = parent;
+            return true;
         }
         k = next;
     }
-    return CLG_SUCCESS;
+    return false;
+}
+
+clg_status clg_gather_tree_failure_status(const clg_gather_tree_plan *plan, const clg_tree_failure *f)
+{
+    char value[48];
+    clg_tree_value_format(f->value, plan->type, value, sizeof value);
+    if (f->kind == CLG_TREE_INVALID_SEQ_LEN)
+        return clg_fail(CLG_ERR_INVALID_SEQ_LEN,
+                        "max_seq_len[%" PRIu64 "] = %s is not a finite integral value (batch %" PRIu64 ")", f->b, value,
+                        f->b);
+    return clg_fail(CLG_ERR_INVALID_PARENT,
+                    "parent_ids[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "] = %s (time %" PRIu64 ", batch %" PRIu64
+                    ", beam %" PRIu64 ") is not a beam index in [0, %" PRIu64 "); the backtrack of beam %" PRIu64
+                    " from time %" PRIu64 " follows it",
+                    f->t, f->b, f->k, value, f->t, f->b, f->k, plan->W, f->j, f->L - 1);
+}
+
+clg_status clg_gather_tree_check_beam(const clg_gather_tree_plan *plan, const void *seq_len, const void *parents,
+                                      uint64_t row_stride, uint64_t b, uint64_t j)
+{
+    clg_tree_failure failure;
+    if (!clg_gather_tree_find_failure(plan, seq_len, parents, row_stride, b, j, &failure)) return CLG_SUCCESS;
+    return clg_gather_tree_failure_status(plan, &failure);
 }

@@ -37,10 +37,28 @@ bool clg_tree_beam_index(clg_tree_value v, uint64_t W, uint64_t *k);
 /* The value as text ("-1", "18446744073709551615", "1.5", "nan"). */
 void clg_tree_value_format(clg_tree_value v, clg_dtype type, char *buf, size_t size);
 
-/* Follow the backtrack of beam j of batch b without writing anything, and fail naming the first
- * invalid input it meets: CLG_ERR_INVALID_SEQ_LEN for max_seq_len[b], else CLG_ERR_INVALID_PARENT
- * for the first followed parent id outside [0, W). seq_len points at max_seq_len[b]; parents at
- * parent_ids[0, b, 0], time rows row_stride elements apart (only rows 1 .. L-1 are read). */
+/* What makes a beam's backtrack fail. */
+typedef enum clg_tree_failure_kind { CLG_TREE_INVALID_SEQ_LEN = 1, CLG_TREE_INVALID_PARENT = 2 } clg_tree_failure_kind;
+
+typedef struct clg_tree_failure {
+    clg_tree_failure_kind kind;
+    uint64_t b;           /* batch */
+    uint64_t t, k;        /* CLG_TREE_INVALID_PARENT: parent_ids[t, b, k] is the bad id */
+    uint64_t j, L;        /* the beam whose backtrack follows it, and its length */
+    clg_tree_value value; /* the bad max_seq_len[b] or parent id */
+} clg_tree_failure;
+
+/* Follow the backtrack of beam j of batch b without writing anything: true, with *failure, if it
+ * meets an invalid input (max_seq_len[b] first, then the first followed parent id outside [0, W),
+ * walking back). seq_len points at max_seq_len[b]; parents at parent_ids[0, b, 0], time rows
+ * row_stride elements apart (only rows 1 .. L-1 are read). */
+bool clg_gather_tree_find_failure(const clg_gather_tree_plan *plan, const void *seq_len, const void *parents,
+                                  uint64_t row_stride, uint64_t b, uint64_t j, clg_tree_failure *failure);
+
+/* The status and message that name a failure: CLG_ERR_INVALID_SEQ_LEN or CLG_ERR_INVALID_PARENT. */
+clg_status clg_gather_tree_failure_status(const clg_gather_tree_plan *plan, const clg_tree_failure *failure);
+
+/* clg_gather_tree_find_failure, then its status; CLG_SUCCESS when the beam's inputs are valid. */
 clg_status clg_gather_tree_check_beam(const clg_gather_tree_plan *plan, const void *seq_len, const void *parents,
                                       uint64_t row_stride, uint64_t b, uint64_t j);
 
