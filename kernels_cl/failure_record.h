@@ -13,7 +13,7 @@
 inline __global ulong *failure_details(volatile __global uint *record) { return (__global ulong *)(record + 2); }
 
 #if GATE
-#define GATE_PARAMETER , __global const uint *gate
+#define GATE_PARAMETER   , __global const uint *gate
 #define GATE_IS_CLOSED() (gate[0] != NONE_FAILED)
 #else
 #define GATE_PARAMETER

@@ -177,8 +177,8 @@ clg_status clg_deferred_query(clg_deferred *d, cl_event event)
             first = st; /* reported now: its entry goes */
             snprintf(message, sizeof message, "%s", clg_last_error_message());
             free_entry(e);
-        } else if (first != CLG_SUCCESS && (execution_status(e->done) != CL_COMPLETE ||
-                                            e->record.flag != CLG_FLAG_NONE_FAILED)) {
+        } else if (first != CLG_SUCCESS &&
+                   (execution_status(e->done) != CL_COMPLETE || e->record.flag != CLG_FLAG_NONE_FAILED)) {
             e->next = NULL; /* after the failure reported now: kept for a later query */
             *tail = e;
             tail = &e->next;

@@ -20,8 +20,7 @@ static const char *move_type(size_t bytes)
 }
 
 clg_status clg_enqueue_gated_copy(clg_context *ctx, cl_command_queue queue, const clg_buffer *src,
-                                  const clg_buffer *dst, uint64_t bytes, cl_mem record, cl_event after,
-                                  cl_event *done)
+                                  const clg_buffer *dst, uint64_t bytes, cl_mem record, cl_event after, cl_event *done)
 {
     /* the widest unit that divides the size, both offsets and both buffers' alignment */
     size_t move = 16;

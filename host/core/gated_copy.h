@@ -8,7 +8,6 @@
 
 /* Enqueue the copy of `bytes` from src to dst after `after`, gated by the record. */
 clg_status clg_enqueue_gated_copy(clg_context *ctx, cl_command_queue queue, const clg_buffer *src,
-                                  const clg_buffer *dst, uint64_t bytes, cl_mem record, cl_event after,
-                                  cl_event *done);
+                                  const clg_buffer *dst, uint64_t bytes, cl_mem record, cl_event after, cl_event *done);
 
 #endif

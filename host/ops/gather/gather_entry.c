@@ -1,15 +1,34 @@
 /* Gather's public entry points: plan, then the runner (core/run.h). */
 #include "core/run.h"
 #include "core/status.h"
-#include "ops/gather/gather_index_check.h"
 #include "ops/gather/gather_launch.h"
 #include "ops/gather/gather_plan.h"
 #include "ops/gather/gather_reference.h"
 
+/* The error policy, through the shared index check (core/index_check.h) on the indices, input 1. */
 static clg_status host_check(const void *plan_ptr, const void *const *inputs)
 {
     const clg_gather_plan *plan = plan_ptr;
-    return clg_gather_check_indices_host(plan, inputs[1], 0, plan->index_elems);
+    return clg_index_check_host(&plan->bound, inputs[1], 0, plan->index_elems);
+}
+
+static clg_status check(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *inputs,
+                        cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done)
+{
+    const clg_gather_plan *p = plan;
+    return clg_index_check_enqueue(ctx, &p->bound, queue, &inputs[1], record, num_events, wait_list, done);
+}
+
+static clg_status locate(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *inputs,
+                         cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done)
+{
+    const clg_gather_plan *p = plan;
+    return clg_index_locate_enqueue(ctx, &p->bound, queue, &inputs[1], record, num_events, wait_list, done);
+}
+
+static clg_status report(const void *plan, const clg_failure_record *record)
+{
+    return clg_index_check_report(&((const clg_gather_plan *)plan)->bound, record);
 }
 
 static const clg_operation gather_operation = {
@@ -18,9 +37,9 @@ static const clg_operation gather_operation = {
     .device_supports = NULL,
     .reference = clg_gather_reference_run,
     .host_check = host_check,
-    .check = clg_gather_enqueue_index_check,
-    .locate = clg_gather_enqueue_locate_bad_index,
-    .report = clg_gather_report_bad_index,
+    .check = check,
+    .locate = locate,
+    .report = report,
     .launch = clg_gather_launch,
 };
 

@@ -171,8 +171,13 @@ clg_status clg_gather_plan_make(const clg_gather_desc *desc, clg_gather_plan *p)
     for (int32_t d = p->batch_dims; d < desc->indices.rank; ++d) p->out_shape[r++] = desc->indices.shape[d];
     for (int32_t d = p->axis + 1; d < desc->data.rank; ++d) p->out_shape[r++] = desc->data.shape[d];
     p->out_rank = r;
-    p->indices_rank = desc->indices.rank;
-    memcpy(p->indices_shape, desc->indices.shape, sizeof p->indices_shape);
+    p->bound = (clg_index_bound){.index_type = p->index_type,
+                                 .index_size = p->index_size,
+                                 .count = p->index_elems,
+                                 .A = p->A,
+                                 .axis = p->axis,
+                                 .indices_rank = desc->indices.rank};
+    memcpy(p->bound.indices_shape, desc->indices.shape, sizeof p->bound.indices_shape);
     return CLG_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 #define CLG_GATHER_PLAN_H
 
 #include "clgather.h"
+#include "core/index_check.h"
 
 typedef struct clg_gather_plan {
     uint64_t B; /* prod(data.shape[:b]) */
@@ -18,8 +19,7 @@ typedef struct clg_gather_plan {
     clg_oob_policy policy; /* resolved: ERROR, ZERO or CLAMP */
     int32_t axis;          /* normalized */
     int32_t batch_dims;    /* normalized */
-    int32_t indices_rank;  /* the indices' shape, to name positions in messages */
-    int64_t indices_shape[CLG_MAX_RANK];
+    clg_index_bound bound; /* the indices against A, for the error policy */
     int32_t out_rank;
     int64_t out_shape[CLG_MAX_OUTPUT_RANK];
     uint64_t data_elems, index_elems, out_elems;

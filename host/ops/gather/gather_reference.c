@@ -3,7 +3,6 @@
 #include "ops/gather/gather_reference.h"
 
 #include "core/index_value.h"
-#include "ops/gather/gather_index_check.h"
 
 #include <string.h>
 
@@ -23,7 +22,7 @@ clg_status clg_gather_reference_run(const void *plan_ptr, const void *const *inp
     const void *indices = inputs[1];
     if (plan->out_elems == 0) return CLG_SUCCESS;
     if (plan->policy == CLG_OOB_ERROR) {
-        clg_status st = clg_gather_check_indices_host(plan, indices, 0, plan->index_elems);
+        clg_status st = clg_index_check_host(&plan->bound, indices, 0, plan->index_elems);
         if (st != CLG_SUCCESS) return st;
     }
     const size_t row_bytes = (size_t)(plan->I * plan->elem_size);
