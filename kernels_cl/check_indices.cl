@@ -6,7 +6,7 @@
 #include "failure_record.h"
 #include "index_rules.h"
 
-/* One work-item scans per_item consecutive indices; work-item k owns chunk k. */
+/* CPU mapping: one work-item scans per_item consecutive indices; work-item k owns chunk k. */
 __kernel void check_indices(__global const IDX_T *indices, ulong indices_offset, offset_t count, long A,
                             offset_t per_item, volatile __global uint *record)
 {
@@ -21,6 +21,23 @@ __kernel void check_indices(__global const IDX_T *indices, ulong indices_offset,
             atomic_min(record, (uint)chunk);
             return;
         }
+    }
+}
+
+/* GPU mapping: adjacent work-items read adjacent indices (coalesced), with a grid stride; each stops
+ * at its first bad index, which is its lowest, so the flag still ends at the first chunk holding one. */
+__kernel void check_indices_strided(__global const IDX_T *indices, ulong indices_offset, offset_t count, long A,
+                                    offset_t per_item, volatile __global uint *record)
+{
+    indices += indices_offset;
+    const offset_t stride = (offset_t)get_global_size(0);
+    for (offset_t p = (offset_t)get_global_id(0); p < count; p += stride) {
+        long row;
+        if (!index_in_range(indices[p], A, &row)) {
+            atomic_min(record, (uint)(p / per_item));
+            return;
+        }
+        if (count - p <= stride) return; /* p + stride would wrap around offset_t */
     }
 }
 

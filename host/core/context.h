@@ -28,4 +28,13 @@ struct clg_context {
 
 static inline int clg_context_verifies(const clg_context *ctx) { return (ctx->flags & CLG_CONTEXT_VERIFY) != 0; }
 
+/* Whether kernels map adjacent work-items to adjacent memory (GPUs: loads coalesce) rather than
+ * giving each work-item a contiguous run (CPUs: one thread walks a group's items in turn). The test
+ * switch force_mapping picks either on any device: 1 runs, 2 adjacent. */
+static inline int clg_context_maps_adjacent(const clg_context *ctx)
+{
+    const int forced = CLG_TEST_SWITCH(ctx, force_mapping);
+    return forced ? forced == 2 : (ctx->info.type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
 #endif

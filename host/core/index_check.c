@@ -79,6 +79,11 @@ clg_status clg_index_check_enqueue(clg_context *ctx, const clg_index_bound *boun
                                    const cl_event *wait_list, cl_event *done)
 {
     const uint64_t per_item = indices_per_item(bound);
+    if (clg_context_maps_adjacent(ctx)) { /* coalesced reads, as many items as the device keeps busy */
+        const uint64_t cap = (uint64_t)CLG_CHECK_LOCAL_SIZE * clg_launch_grid_groups(ctx);
+        return enqueue_check_kernel(ctx, bound, "check_indices_strided", queue, indices, record,
+                                    bound->count < cap ? bound->count : cap, num_events, wait_list, done);
+    }
     return enqueue_check_kernel(ctx, bound, "check_indices", queue, indices, record,
                                 (bound->count + per_item - 1) / per_item, num_events, wait_list, done);
 }

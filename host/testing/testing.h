@@ -9,7 +9,7 @@
 /* Force 64-bit offset kernels even where 32-bit offsets are proven safe (1), or restore (0). */
 void clg_testing_force_offsets64(clg_context *ctx, int on);
 
-/* Force the gather row mapping: 0 automatic, 1 row runs (CPU), 2 row units (GPU). */
+/* Force the work-item mapping of every kernel: 0 by device type, 1 runs (CPU), 2 adjacent (GPU). */
 void clg_testing_force_mapping(clg_context *ctx, int mapping);
 
 /* Streaming (non-temporal) stores: 1 force them wherever the row-runs kernel can use them, -1 never,

@@ -58,9 +58,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_plan *plan
 {
     specialization s;
     const uint64_t row_bytes = plan->I * plan->elem_size;
-    s.mapping = (clg_gather_mapping)CLG_TEST_SWITCH(ctx, force_mapping);
-    if (s.mapping == CLG_MAPPING_AUTO)
-        s.mapping = (ctx->info.type & CL_DEVICE_TYPE_GPU) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
+    s.mapping = clg_context_maps_adjacent(ctx) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
     /* Row runs (CPU): one work-item moves whole rows, so up to 64 bytes at a time (two AVX2 or one
      * AVX-512 move). Row units (GPU): 16 bytes per work-item, the widest load that still coalesces. */
     s.move_bytes = s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16;

@@ -6,11 +6,10 @@
 #include "core/operation.h"
 #include "ops/gather/gather_plan.h"
 
-/* How gather rows are mapped to work-items (tests can force either on any device). */
+/* How gather rows are mapped to work-items (clg_context_maps_adjacent). */
 typedef enum clg_gather_mapping {
-    CLG_MAPPING_AUTO = 0,
-    CLG_MAPPING_ROW_RUNS,  /* CPU devices: each work-item copies a run of whole rows */
-    CLG_MAPPING_ROW_UNITS, /* GPUs: adjacent work-items copy adjacent units of a row */
+    CLG_MAPPING_ROW_RUNS = 1, /* CPU devices: each work-item copies a run of whole rows */
+    CLG_MAPPING_ROW_UNITS,    /* GPUs: adjacent work-items copy adjacent units of a row */
 } clg_gather_mapping;
 
 /* The operation's launch (operation.h): buffers are data, indices and the output. Out-of-range

@@ -3,6 +3,7 @@
  * message names the offending value, and that the output buffer is unchanged. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "test_support.h"
+#include "testing/testing.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -443,16 +444,21 @@ START_TEST(error_policy_finds_first_bad_among_many)
     ck_assert_int_eq(clg_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out, out_bytes),
                      CLG_ERR_INDEX_OUT_OF_RANGE);
     ck_assert(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"));
-    unsigned char *region = support_poisoned(out_bytes + 64);
-    ck_assert_int_eq(
-        support_enqueue_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out_bytes, 32, region),
-        CLG_ERR_INDEX_OUT_OF_RANGE);
-    ck_assert_msg(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"), "%s",
-                  clg_last_error_message());
-    ck_assert(support_all_poison(region, out_bytes + 64));
+    /* the device check in both mappings: chunks per work-item (CPU), adjacent items (GPU) */
+    for (int mapping = 1; mapping <= 2; ++mapping) {
+        clg_testing_force_mapping(support_cl_context(), mapping);
+        unsigned char *region = support_poisoned(out_bytes + 64);
+        ck_assert_int_eq(
+            support_enqueue_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out_bytes, 32, region),
+            CLG_ERR_INDEX_OUT_OF_RANGE);
+        ck_assert_msg(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"), "mapping %d: %s",
+                      mapping, clg_last_error_message());
+        ck_assert(support_all_poison(region, out_bytes + 64));
+        free(region);
+    }
+    clg_testing_force_mapping(support_cl_context(), 0);
     ck_assert(support_all_poison(out, out_bytes));
     free(out);
-    free(region);
 }
 END_TEST
 
