@@ -7,43 +7,13 @@
  * n = r % N. A row is U units of MOVE_T; the host picks the widest unit (64 bytes down to 1) that
  * divides the row's bytes and the data and output byte offsets, so element types do not matter.
  *
- * Build options: those of index_rules.h, and
+ * Build options: those of index_rules.h, hints.h and failure_record.h, and
  *   MOVE_T  uint16 | uint8 | uint4 | uint2 | uint | ushort | uchar
- *   STREAM  1: write the output with non-temporal stores (outputs larger than the caches): no
- *           read-for-ownership of output lines, no eviction of the data rows */
+ *   STREAM  1: write the output with non-temporal stores where HINT_STREAM allows (outputs larger than
+ *           the caches): no read-for-ownership of output lines, no eviction of the data rows */
 #include "failure_record.h"
+#include "hints.h"
 #include "index_rules.h"
-
-/* Cache hints. Clang-based compilers (PoCL, Intel's CPU runtime) have __builtin_prefetch; elsewhere
- * the hint compiles to nothing. Only rows an in-range index selects are prefetched. */
-#if defined(__has_builtin)
-#if __has_builtin(__builtin_prefetch)
-#define PREFETCH(p) __builtin_prefetch((const __global void *)(p), 0, 3)
-#endif
-#endif
-#ifndef PREFETCH
-#define PREFETCH(p) ((void)0)
-#endif
-#define CACHE_LINE 64u
-
-/* Streaming stores are weakly ordered on x86, so an sfence must make them visible before the
- * work-group completes. CPU runtimes run a group's items on one thread: one sfence after the group's
- * barrier orders all of them (a fence per item is costly, see bench/RESULTS.md change 16). Kernels
- * using STREAM_GROUP_FENCE must let every work-item reach it (no early return). */
-#if STREAM && defined(__has_builtin)
-#if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
-#define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
-#define STREAM_GROUP_FENCE()                               \
-    do {                                                   \
-        barrier(CLK_GLOBAL_MEM_FENCE);                     \
-        if (get_local_id(0) == 0) __builtin_ia32_sfence(); \
-    } while (0)
-#endif
-#endif
-#ifndef STORE_UNIT
-#define STORE_UNIT(p, v)     (*(p) = (v))
-#define STREAM_GROUP_FENCE() ((void)0)
-#endif
 
 /* Rows shorter than PREFETCH_HEAD_FROM_ROW_BYTES are prefetched whole, this far ahead (changes 11, 19). */
 #define PREFETCH_AHEAD_BYTES         4096u
@@ -203,9 +173,10 @@ inline void copy_segment_u1(__global MOVE_T *restrict dst, __global const MOVE_T
         copy_units(dst, src, idx, count, N - n, A, 1);
 }
 
-__kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
-                              ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
-                              offset_t O, long A, offset_t U, offset_t rows_per_item GATE_PARAMETER)
+ITEM_LOOPS_KERNEL void gather_row_runs(__global const uchar *data_base, ulong data_offset,
+                                       __global const IDX_T *indices, ulong indices_offset, __global uchar *out_base,
+                                       ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
+                                       offset_t rows_per_item GATE_PARAMETER)
 {
     if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
@@ -221,9 +192,10 @@ __kernel void gather_row_runs(__global const uchar *data_base, ulong data_offset
 }
 
 /* The same for rows of one unit (U == 1). */
-__kernel void gather_row_runs_u1(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
-                                 ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R,
-                                 offset_t N, offset_t O, long A, offset_t U, offset_t rows_per_item GATE_PARAMETER)
+ITEM_LOOPS_KERNEL void gather_row_runs_u1(__global const uchar *data_base, ulong data_offset,
+                                          __global const IDX_T *indices, ulong indices_offset, __global uchar *out_base,
+                                          ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
+                                          offset_t rows_per_item GATE_PARAMETER)
 {
     if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
     (void)U;

@@ -4,6 +4,7 @@
 
 #include "clgather.h"
 #include "core/deferred.h"
+#include "core/device_profile.h"
 #include "programs/program_cache.h"
 #include "testing/test_switches.h"
 
@@ -19,6 +20,8 @@ struct clg_context {
     cl_uint address_bits;          /* CL_DEVICE_ADDRESS_BITS: a global size must fit the device's size_t */
     size_t base_align_bytes;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     cl_uint compute_units;
+    clg_device_profile profile; /* the driver and the hints its kernels may use */
+    int hints_failed;           /* a build with hints failed: build without them from now on */
     clg_program_cache *programs;
     clg_deferred *deferred; /* the calls made under CLG_CONTEXT_DEFER_ERRORS whose status is pending */
 #ifdef CLGATHER_TESTING

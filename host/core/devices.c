@@ -53,7 +53,7 @@ static cl_int device_query(void *o, cl_uint p, size_t s, void *v, size_t *r)
     return clGetDeviceInfo((cl_device_id)o, p, s, v, r);
 }
 
-static int has_extension(cl_device_id device, const char *name)
+int clg_device_has_extension(cl_device_id device, const char *name)
 {
     size_t size = 0;
     if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0) return 0;
@@ -87,8 +87,8 @@ void clg_describe_device(cl_platform_id platform, cl_device_id device, int32_t i
     clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
     info->global_mem_bytes = mem;
     info->max_alloc_bytes = alloc;
-    info->has_fp16 = has_extension(device, "cl_khr_fp16");
-    info->has_fp64 = has_extension(device, "cl_khr_fp64");
+    info->has_fp16 = clg_device_has_extension(device, "cl_khr_fp16");
+    info->has_fp64 = clg_device_has_extension(device, "cl_khr_fp64");
 }
 
 static size_t default_index(const device_entry *devices, size_t count)

@@ -4,6 +4,9 @@
 
 #include "clgather.h"
 
+/* Whether the device lists an extension (exact name). */
+int clg_device_has_extension(cl_device_id device, const char *name);
+
 /* Fill info for one device (index as given). */
 void clg_describe_device(cl_platform_id platform, cl_device_id device, int32_t index, clg_device_info *info);
 

@@ -29,7 +29,7 @@ clg_status clg_enqueue_gated_copy(clg_context *ctx, cl_command_queue queue, cons
     char options[64];
     snprintf(options, sizeof options, "-DMOVE_T=%s", move_type(move));
     clg_kernel_lease lease;
-    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gated_copy, options, "gated_copy", &lease);
+    clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gated_copy, options, "gated_copy", &lease);
     if (st != CLG_SUCCESS) return st;
     cl_ulong src_offset = src->offset, dst_offset = dst->offset, units = bytes / move;
     cl_int err = clSetKernelArg(lease.kernel, 0, sizeof(cl_mem), &src->mem);

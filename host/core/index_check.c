@@ -54,7 +54,7 @@ static clg_status enqueue_check_kernel(clg_context *ctx, const clg_index_bound *
     char options[256];
     clg_index_rules_options(bound->index_type, offsets64, 0, options, sizeof options);
     clg_kernel_lease lease;
-    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_check_indices, options, kernel, &lease);
+    clg_status st = clg_borrow_kernel(ctx, &clg_kernel_check_indices, options, kernel, &lease);
     if (st != CLG_SUCCESS) return st;
     cl_ulong index_offset = indices->offset / bound->index_size;
     cl_long A = (cl_long)bound->A;

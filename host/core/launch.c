@@ -8,6 +8,30 @@
 /* Grid-stride kernels: enough groups per compute unit to hide memory latency on a GPU. */
 #define CLG_GRID_GROUPS_PER_COMPUTE_UNIT 64u
 
+clg_status clg_borrow_kernel(clg_context *ctx, const clg_kernel_source *source, const char *options, const char *name,
+                             clg_kernel_lease *lease)
+{
+    int hinted = !__atomic_load_n(&ctx->hints_failed, __ATOMIC_RELAXED);
+    const clg_device_profile *p = &ctx->profile;
+    const int prefetch = CLG_TEST_SWITCH(ctx, broken_hint) ? 9 : p->prefetch; /* 9: a value hints.h refuses */
+    if (!prefetch && !p->stream && !p->item_loops) hinted = 0;
+    char full[CLG_OPTIONS_CAPACITY];
+    if (hinted)
+        snprintf(full, sizeof full, "%s -DHINT_PREFETCH=%d -DHINT_STREAM=%d -DHINT_ITEM_LOOPS=%d", options, prefetch,
+                 p->stream, p->item_loops);
+    else
+        snprintf(full, sizeof full, "%s", options);
+    clg_status st = clg_kernel_borrow(ctx->programs, source, full, name, lease);
+    if (st == CLG_ERR_KERNEL_BUILD && hinted) {
+        __atomic_store_n(&ctx->hints_failed, 1, __ATOMIC_RELAXED);
+        char log[900];
+        snprintf(log, sizeof log, "%s", clg_last_error_message());
+        st = clg_fail(CLG_ERR_KERNEL_BUILD, "%s [the device's hints are now off: the next call builds without them]",
+                      log);
+    }
+    return st;
+}
+
 void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease, cl_uint dims, size_t *local)
 {
     size_t limit = lease->max_local_size < ctx->max_work_group_size ? lease->max_local_size : ctx->max_work_group_size;

@@ -7,6 +7,12 @@
 
 #include "core/context.h"
 
+/* Lend kernel `name` of source built with options plus the device's hints (kernels_cl/hints.h). If
+ * a build with hints fails, the call fails with CLG_ERR_KERNEL_BUILD and its log, and the context
+ * turns hints off: the next call builds the same kernel without them. */
+clg_status clg_borrow_kernel(clg_context *ctx, const clg_kernel_source *source, const char *options, const char *name,
+                             clg_kernel_lease *lease);
+
 /* Fit local[0 .. dims) in place: each dimension at most the device's item size, and their product at
  * most what the kernel allows, by halving the largest dimension. */
 void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease, cl_uint dims, size_t *local);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLG_OPTIONS_CAPACITY     512
 #define CLG_KERNEL_NAME_CAPACITY 64
 #define CLG_BUILD_LOG_SHOWN      700
 #define CLG_KEY_CAPACITY         2048

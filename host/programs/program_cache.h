@@ -10,6 +10,9 @@
 
 typedef struct clg_program_cache clg_program_cache;
 
+/* The longest build options a program may have, NUL included. */
+#define CLG_OPTIONS_CAPACITY 512
+
 typedef struct clg_kernel_lease {
     cl_kernel kernel;
     size_t max_local_size; /* CL_KERNEL_WORK_GROUP_SIZE of this kernel on the cache's device */

@@ -22,3 +22,7 @@ void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *
 }
 
 size_t clg_testing_deferred_pending(clg_context *ctx) { return ctx->deferred ? clg_deferred_count(ctx->deferred) : 0; }
+
+void clg_testing_break_hints(clg_context *ctx, int on) { ctx->testing.broken_hint = on; }
+
+int clg_testing_hints_failed(clg_context *ctx) { return ctx->hints_failed; }

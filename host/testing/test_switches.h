@@ -11,6 +11,7 @@ typedef struct clg_test_switches {
     int force_stream;            /* 1 streaming stores wherever the kernel allows, -1 never, 0 by size */
     int corrupt_verify_readback; /* flip one bit of the device result verify mode reads back */
     int allow_f16;               /* run f16 kernels on a device without cl_khr_fp16 */
+    int broken_hint;             /* pass a hint value kernels refuse, so that hinted builds fail */
 } clg_test_switches;
 #define CLG_TEST_SWITCH(ctx, name) ((ctx)->testing.name)
 #else

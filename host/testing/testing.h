@@ -23,6 +23,12 @@ void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
  * reads f16 with the core vload_half and does no half arithmetic, so it runs on any device. */
 void clg_testing_allow_f16(clg_context *ctx, int on);
 
+/* Make every build with hints fail (1), to test that the context then builds without them. */
+void clg_testing_break_hints(clg_context *ctx, int on);
+
+/* Whether the context has turned its hints off after a failed build. */
+int clg_testing_hints_failed(clg_context *ctx);
+
 /* How the context's programs were obtained: built from source, loaded from the disk cache, imported. */
 void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *from_disk, size_t *from_blob);
 

@@ -4,6 +4,9 @@
 #include "core/launch.h"
 #include "kernel_table.h"
 #include "test_support.h"
+#include "testing/testing.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -95,6 +98,31 @@ START_TEST(kernel_table_is_complete_and_self_contained)
 }
 END_TEST
 
+/* A build with hints that fails gives CLG_ERR_KERNEL_BUILD with the log and an untouched output, and
+ * turns the context's hints off, so the next call builds the same kernel without them. */
+START_TEST(failed_hinted_build_falls_back_to_no_hints)
+{
+    clg_context *ctx = NULL;
+    ck_assert_int_eq(clg_context_create_default(NULL, 0, &ctx), CLG_SUCCESS);
+    clg_testing_break_hints(ctx, 1);
+    const int64_t ds[] = {4, 3}, is[] = {2}, axis = 0;
+    const float data[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    const int32_t idx[2] = {3, 1};
+    const float want[6] = {9, 10, 11, 3, 4, 5};
+    clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, CLG_F32, 2, ds, CLG_I32, 1, is, &axis, 0);
+    float *out = support_poisoned(sizeof want);
+    ck_assert_int_eq(clg_gather(ctx, &d, data, sizeof data, idx, sizeof idx, out, sizeof want), CLG_ERR_KERNEL_BUILD);
+    const char *message = clg_last_error_message();
+    ck_assert_msg(strstr(message, "HINT_PREFETCH") && strstr(message, "hints are now off"), "%s", message);
+    ck_assert(support_all_poison(out, sizeof want));
+    ck_assert_int_eq(clg_testing_hints_failed(ctx), 1);
+    ck_assert_int_eq(clg_gather(ctx, &d, data, sizeof data, idx, sizeof idx, out, sizeof want), CLG_SUCCESS);
+    ck_assert_mem_eq(out, want, sizeof want);
+    free(out);
+    clg_context_release(ctx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("launch");
@@ -103,6 +131,7 @@ int main(void)
     tcase_add_test(tc, global_size_must_fit_the_device_size_t);
     tcase_add_test(tc, grid_groups_scale_with_compute_units);
     tcase_add_test(tc, kernel_table_is_complete_and_self_contained);
+    tcase_add_test(tc, failed_hinted_build_falls_back_to_no_hints);
     suite_add_tcase(s, tc);
     return support_run_suite(s);
 }

@@ -118,7 +118,7 @@ clg_status clg_gather_launch(clg_context *ctx, const void *plan_ptr, cl_command_
     const clg_kernel_source *source = runs ? &clg_kernel_gather_rows_cpu : &clg_kernel_gather_rows_gpu;
     const char *name = !runs ? "gather_row_units" : s.units_per_row == 1 ? "gather_row_runs_u1" : "gather_row_runs";
     clg_kernel_lease lease;
-    clg_status st = clg_kernel_borrow(ctx->programs, source, options, name, &lease);
+    clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
     if (st != CLG_SUCCESS) return st;
 
     cl_int err = set_common_args(lease.kernel, plan, &s, buffers);

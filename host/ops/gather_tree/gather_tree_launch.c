@@ -84,7 +84,7 @@ clg_status clg_gather_tree_enqueue_locate(clg_context *ctx, const void *plan_ptr
     char options[256];
     build_options(plan, options, sizeof options);
     clg_kernel_lease lease;
-    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gather_tree, options, "gather_tree_locate", &lease);
+    clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gather_tree, options, "gather_tree_locate", &lease);
     if (st != CLG_SUCCESS) return st;
     const size_t es = plan->elem_size;
     cl_ulong parent_offset = inputs[1].offset / es, seq_offset = inputs[2].offset / es;
@@ -170,7 +170,7 @@ clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_com
     char options[256];
     build_options(plan, options, sizeof options);
     clg_kernel_lease lease;
-    clg_status st = clg_kernel_borrow(ctx->programs, &clg_kernel_gather_tree, options, "gather_tree", &lease);
+    clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gather_tree, options, "gather_tree", &lease);
     if (st != CLG_SUCCESS) return st;
     if (set_args(lease.kernel, plan, buffers, (cl_uint)failure_shift(plan), record) != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);

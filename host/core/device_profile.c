@@ -1,0 +1,52 @@
+#include "core/device_profile.h"
+
+#include "core/devices.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int contains(const char *text, const char *part) { return strstr(text, part) != NULL; }
+
+static clg_driver driver_of(const clg_device_info *info)
+{
+    if (contains(info->platform_name, "Portable Computing Language")) return CLG_DRIVER_POCL;
+    if (contains(info->platform_name, "rusticl")) return CLG_DRIVER_RUSTICL;
+    if (contains(info->platform_name, "Clover")) return CLG_DRIVER_CLOVER;
+    if (contains(info->platform_name, "Oclgrind")) return CLG_DRIVER_OCLGRIND;
+    if (contains(info->platform_name, "NVIDIA") || contains(info->vendor, "NVIDIA")) return CLG_DRIVER_NVIDIA;
+    if (contains(info->platform_name, "Intel(R) OpenCL") && (info->type & CL_DEVICE_TYPE_CPU))
+        return CLG_DRIVER_INTEL_CPU;
+    return CLG_DRIVER_OTHER;
+}
+
+const char *clg_driver_name(clg_driver driver)
+{
+    switch (driver) {
+    case CLG_DRIVER_POCL: return "pocl";
+    case CLG_DRIVER_INTEL_CPU: return "intel-cpu";
+    case CLG_DRIVER_RUSTICL: return "rusticl";
+    case CLG_DRIVER_CLOVER: return "clover";
+    case CLG_DRIVER_OCLGRIND: return "oclgrind";
+    case CLG_DRIVER_NVIDIA: return "nvidia";
+    default: return "other";
+    }
+}
+
+void clg_device_profile_detect(cl_device_id device, const clg_device_info *info, clg_device_profile *profile)
+{
+    memset(profile, 0, sizeof *profile);
+    profile->driver = driver_of(info);
+    const char *hints = getenv("CLGATHER_HINTS");
+    if (hints && strcmp(hints, "0") == 0) return;
+    /* The clang-based CPU runtimes compile the prefetch builtin, and, on x86 (the host's own cores),
+     * the streaming-store and sfence builtins; rusticl's SPIR-V path and Oclgrind reject them
+     * (docs/drivers.md). */
+    const int clang_cpu =
+        (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU) && (info->type & CL_DEVICE_TYPE_CPU);
+    if (clang_cpu) profile->prefetch = 1;
+#if defined(__x86_64__) || defined(__i386__)
+    if (clang_cpu) profile->stream = 1;
+#endif
+    /* Intel's CPU compiler vectorizes across work-items, which turns the row-runs loops into gathers */
+    if (device && clg_device_has_extension(device, "cl_intel_vec_len_hint")) profile->item_loops = 1;
+}

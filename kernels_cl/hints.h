@@ -1,0 +1,58 @@
+/* Device hints. The host chooses them per device and driver (host/core/device_profile.c, from what
+ * was measured on each; bench/RESULTS.md) and passes them as build options: a kernel never guesses
+ * its compiler, and with every hint 0 a kernel is plain OpenCL C 1.2 that any conformant driver builds.
+ *
+ *   HINT_PREFETCH     0 none; 1 clang's __builtin_prefetch (PoCL, Intel's CPU runtime); 2 OpenCL's
+ *                     prefetch() of one cache line
+ *   HINT_STREAM       1: clang's __builtin_nontemporal_store and the x86 sfence builtin may be used
+ *                     (kernels still stream only where their own STREAM option asks)
+ *   HINT_ITEM_LOOPS   1: ask the compiler not to vectorize across work-items in kernels whose
+ *                     work-items each walk a long loop (Intel's CPU runtime: intel_vec_len_hint(1)) */
+#ifndef CLG_HINTS_H
+#define CLG_HINTS_H
+
+#ifndef HINT_PREFETCH
+#define HINT_PREFETCH 0
+#endif
+#ifndef HINT_STREAM
+#define HINT_STREAM 0
+#endif
+#ifndef HINT_ITEM_LOOPS
+#define HINT_ITEM_LOOPS 0
+#endif
+
+#define CACHE_LINE 64u
+
+#if HINT_PREFETCH == 1
+#define PREFETCH(p) __builtin_prefetch((const __global void *)(p), 0, 3)
+#elif HINT_PREFETCH == 2
+#define PREFETCH(p) prefetch((const __global uchar *)(p), CACHE_LINE)
+#elif HINT_PREFETCH == 0
+#define PREFETCH(p) ((void)0)
+#else
+#error "HINT_PREFETCH must be 0, 1 or 2"
+#endif
+
+/* Output stores. Streaming stores are weakly ordered on x86: an sfence must make them visible before
+ * the work-group completes. CPU runtimes run a group's items on one thread, so one sfence after the
+ * group's barrier orders every streaming store the group made (a fence per item is costly:
+ * bench/RESULTS.md change 16). Kernels using STREAM_GROUP_FENCE must let every item reach it. */
+#if defined(STREAM) && STREAM && HINT_STREAM
+#define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
+#define STREAM_GROUP_FENCE()                                                                               \
+    do {                                                                                                   \
+        barrier(CLK_GLOBAL_MEM_FENCE);                                                                     \
+        if (get_local_id(0) == 0) __builtin_ia32_sfence();                                                 \
+    } while (0)
+#else
+#define STORE_UNIT(p, v) (*(p) = (v))
+#define STREAM_GROUP_FENCE() ((void)0)
+#endif
+
+#if HINT_ITEM_LOOPS
+#define ITEM_LOOPS_KERNEL __attribute__((intel_vec_len_hint(1))) __kernel
+#else
+#define ITEM_LOOPS_KERNEL __kernel
+#endif
+
+#endif /* CLG_HINTS_H */
