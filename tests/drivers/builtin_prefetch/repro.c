@@ -8,7 +8,7 @@
  * prefetch(p, n) builds and runs on all four: the second kernel checks it.
  * The work runs in a child process (the build may kill it); the parent prints PASS or FAIL.
  * Build: cc -std=c11 repro.c -lOpenCL */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE          200809L
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -16,19 +16,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *sources[2] = {
-    "__kernel void k(__global const uint *in, __global uint *out)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    __builtin_prefetch(in + ((i + 8) & 63), 0, 3);\n"
-    "    out[i] = in[i] + 1;\n"
-    "}\n",
-    "__kernel void k(__global const uint *in, __global uint *out)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    prefetch(in + ((i + 8) & 63), 16);\n"
-    "    out[i] = in[i] + 1;\n"
-    "}\n"};
+static const char *sources[2] = {"__kernel void k(__global const uint *in, __global uint *out)\n"
+                                 "{\n"
+                                 "    size_t i = get_global_id(0);\n"
+                                 "    __builtin_prefetch(in + ((i + 8) & 63), 0, 3);\n"
+                                 "    out[i] = in[i] + 1;\n"
+                                 "}\n",
+                                 "__kernel void k(__global const uint *in, __global uint *out)\n"
+                                 "{\n"
+                                 "    size_t i = get_global_id(0);\n"
+                                 "    prefetch(in + ((i + 8) & 63), 16);\n"
+                                 "    out[i] = in[i] + 1;\n"
+                                 "}\n"};
 static const char *names[2] = {"__builtin_prefetch", "OpenCL prefetch()"};
 
 /* 0: built and computed the right values; 1: an OpenCL error; 2: wrong values */
@@ -89,7 +88,8 @@ int main(void)
         else if (WEXITSTATUS(status) == 1 || WEXITSTATUS(status) == 2)
             printf("%-20s %s\n", names[which], WEXITSTATUS(status) == 1 ? "refused (OpenCL error)" : "wrong values");
         else
-            printf("%-20s the process exited with status %d inside the OpenCL calls\n", names[which], WEXITSTATUS(status));
+            printf("%-20s the process exited with status %d inside the OpenCL calls\n", names[which],
+                   WEXITSTATUS(status));
         failures += !ok;
     }
     printf("%s\n", failures ? "FAIL" : "PASS");

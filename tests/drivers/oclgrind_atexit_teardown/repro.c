@@ -6,7 +6,7 @@
  * exits with 0; the parent prints PASS if the child exited normally with 0, FAIL otherwise.
  * Pass "main" as argv[1] to release before main returns instead (the workaround): PASS everywhere.
  * Build: cc -std=c11 repro.c -lOpenCL */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE          200809L
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * oclgrind::MemoryPool::alloc (ShadowContext, called from clCreateBuffer).
  * The threads run in a child process; the parent prints PASS if it exited with 0, FAIL otherwise.
  * Build: cc -std=c11 repro.c -lOpenCL -lpthread */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE          200809L
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <pthread.h>

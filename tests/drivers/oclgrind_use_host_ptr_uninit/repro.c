@@ -6,7 +6,7 @@
  * This program captures its own stderr around the OpenCL calls; it prints FAIL if the copy from the
  * USE_HOST_PTR buffer is reported (or a value is wrong), PASS otherwise. It sets OCLGRIND_UNINITIALIZED=1
  * itself. Build: cc -std=c11 repro.c -lOpenCL */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE          200809L
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *source =
-    "__kernel void copy(__global const uint *in, __global uint *out) { size_t i = get_global_id(0); out[i] = in[i] + 1u; }\n";
+static const char *source = "__kernel void copy(__global const uint *in, __global uint *out) { size_t i = "
+                            "get_global_id(0); out[i] = in[i] + 1u; }\n";
 
 int main(void)
 {

@@ -7,7 +7,7 @@
  * This program captures its own stderr around the OpenCL calls and prints FAIL if the warning appears
  * or a value is wrong, PASS otherwise. Mesa's shader cache is turned off first (a warm cache skips the
  * compiler, and the warning with it). Build: cc -std=c11 repro.c -lOpenCL */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE          200809L
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -15,15 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *source =
-    "__kernel void k(__global uint *out, uint R, long A)\n"
-    "{\n"
-    "    if (A <= 0) {\n"
-    "        out[get_global_id(0)] = R;\n"
-    "    } else {\n"
-    "        out[get_global_id(0)] = R + 1;\n"
-    "    }\n"
-    "}\n";
+static const char *source = "__kernel void k(__global uint *out, uint R, long A)\n"
+                            "{\n"
+                            "    if (A <= 0) {\n"
+                            "        out[get_global_id(0)] = R;\n"
+                            "    } else {\n"
+                            "        out[get_global_id(0)] = R + 1;\n"
+                            "    }\n"
+                            "}\n";
 
 int main(void)
 {
@@ -71,7 +70,8 @@ int main(void)
     text[n] = '\0';
     const int warned = strstr(text, "load_kernel_arg") != NULL;
     if (n) printf("stderr during the OpenCL calls: %s", text);
-    printf("values %s; %s\n", wrong ? "WRONG" : "right", warned ? "the kernel-argument warning was printed" : "stderr clean");
+    printf("values %s; %s\n", wrong ? "WRONG" : "right",
+           warned ? "the kernel-argument warning was printed" : "stderr clean");
     printf("%s\n", wrong || warned ? "FAIL" : "PASS");
     return wrong || warned;
 }

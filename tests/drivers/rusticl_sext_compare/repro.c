@@ -8,18 +8,17 @@
 #include <CL/cl.h>
 #include <stdio.h>
 
-static const char *source =
-    "__kernel void sext_lt0(__global const int *in, __global int *out)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    out[i] = (long)in[i] < 0;\n"
-    "}\n"
-    /* the workaround: test the sign before widening */
-    "__kernel void narrow_lt0(__global const int *in, __global int *out)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    out[i] = in[i] < 0;\n"
-    "}\n";
+static const char *source = "__kernel void sext_lt0(__global const int *in, __global int *out)\n"
+                            "{\n"
+                            "    size_t i = get_global_id(0);\n"
+                            "    out[i] = (long)in[i] < 0;\n"
+                            "}\n"
+                            /* the workaround: test the sign before widening */
+                            "__kernel void narrow_lt0(__global const int *in, __global int *out)\n"
+                            "{\n"
+                            "    size_t i = get_global_id(0);\n"
+                            "    out[i] = in[i] < 0;\n"
+                            "}\n";
 
 int main(void)
 {
