@@ -4,6 +4,7 @@
  *
  * Build options: IDX_T, IDX_BYTES, IDX_SIGNED, OFF64 (see index_rules.h); CLAMP is 0. */
 #include "failure_record.h"
+#include "hints.h"
 #include "index_rules.h"
 
 /* CPU mapping: one work-item scans per_item consecutive indices; work-item k owns chunk k. */

@@ -7,6 +7,7 @@
  *
  * Build options: MOVE_T (uint4 | uint2 | uint | ushort | uchar) and those of index_rules.h. */
 #include "failure_record.h"
+#include "hints.h"
 #include "index_rules.h"
 
 /* Dimension 0 walks the units of a row, dimension 1 walks rows with a grid stride, so the NDRange

@@ -28,6 +28,7 @@
 #endif
 
 #include "failure_record.h"
+#include "hints.h"
 
 typedef BITS_T bits_t;
 
@@ -164,8 +165,11 @@ __kernel void gather_tree_locate(__global const bits_t *parent_ids, ulong parent
     max_seq_len += max_seq_len_offset;
     const ulong pairs = B * W, first = (ulong)chunk << shift;
     const ulong end = pairs - first > ((ulong)1 << shift) ? first + ((ulong)1 << shift) : pairs;
-    for (ulong pair = first; pair < end; ++pair) {
-        const ulong b = pair / W, j = pair % W;
+    /* (b, j) advance with the pair instead of pair / W and pair % W: LLVM pairs that division and
+     * remainder with a freeze instruction, which Oclgrind 21.10's uninitialized-value checker cannot run
+     * (tests/drivers/oclgrind_freeze) */
+    ulong b = first / W, j = first - b * W;
+    for (ulong pair = first; pair < end; ++pair, j = j + 1 == W ? 0 : j + 1, b += j == 0) {
         const long L = sequence_length(value_at(max_seq_len, b), T);
         if (L < 0) {
             details[0] = 1;
