@@ -41,8 +41,8 @@ void clg_device_profile_detect(cl_device_id device, const clg_device_info *info,
     /* The clang-based CPU runtimes compile the prefetch builtin, and, on x86 (the host's own cores),
      * the streaming-store and sfence builtins; rusticl's SPIR-V path and Oclgrind reject them
      * (docs/drivers.md). */
-    const int clang_cpu =
-        (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU) && (info->type & CL_DEVICE_TYPE_CPU);
+    const int clang_cpu = (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU) &&
+                          (info->type & CL_DEVICE_TYPE_CPU);
     if (clang_cpu) profile->prefetch = 1;
 #if defined(__x86_64__) || defined(__i386__)
     if (clang_cpu) profile->stream = 1;
