@@ -15,12 +15,14 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
+/* Vectors are 8 lanes wide: what AVX2 holds in one register, so that no function passes a wider
+ * vector by value (an ABI change compilers warn about on targets without AVX-512). */
 #if OUT_KIND == 0
 typedef uint out_bits_t;
-#define OUT_VEC16 uint16
+#define OUT_VEC8 uint8
 #else
 typedef ushort out_bits_t;
-#define OUT_VEC16 ushort16
+#define OUT_VEC8 ushort8
 #endif
 
 /* ---- f16 / bf16 / f32 bits ------------------------------------------------------------------- */
@@ -109,24 +111,24 @@ inline out_bits_t to_output_exact(uint x)
 #endif
 }
 
-/* Sixteen products of a plain scale (never NaN, never an f32 subnormal) to output bits. */
-inline OUT_VEC16 to_output_plain16(float16 v)
+/* Eight products of a plain scale (never NaN, never an f32 subnormal) to output bits. */
+inline OUT_VEC8 to_output_plain8(float8 v)
 {
-    const uint16 x = as_uint16(v);
+    const uint8 x = as_uint8(v);
 #if OUT_KIND == 0
     return x;
 #elif OUT_KIND == 1
-    const uint16 magnitude = x & 0x7FFFFFFFu;
-    const uint16 sign = (x >> 16) & 0x8000u;
+    const uint8 magnitude = x & 0x7FFFFFFFu;
+    const uint8 sign = (x >> 16) & 0x8000u;
     /* at least 2^-14 (an f16 normal): rebias and round 13 bits away; a carry may reach infinity */
-    const uint16 normal = (magnitude - (112u << 23) + 0xFFFu + ((magnitude >> 13) & 1u)) >> 13;
+    const uint8 normal = (magnitude - (112u << 23) + 0xFFFu + ((magnitude >> 13) & 1u)) >> 13;
     /* below it: adding 0.5 rounds to the f16 subnormal unit 2^-24, the spacing of f32 in [0.5, 1) */
-    const uint16 subnormal = as_uint16(as_float16(magnitude) + 0.5f) - 0x3F000000u;
-    uint16 h = select(normal, subnormal, magnitude < 0x38800000u);
-    h = select(h, (uint16)0x7C00u, magnitude >= 0x47800000u);
-    return convert_ushort16(h | sign);
+    const uint8 subnormal = as_uint8(as_float8(magnitude) + 0.5f) - 0x3F000000u;
+    uint8 h = select(normal, subnormal, magnitude < 0x38800000u);
+    h = select(h, (uint8)0x7C00u, magnitude >= 0x47800000u);
+    return convert_ushort8(h | sign);
 #else
-    return convert_ushort16((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+    return convert_ushort8((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
 #endif
 }
 

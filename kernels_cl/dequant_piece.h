@@ -3,7 +3,7 @@
  * call by the host (the choice is uniform, so a branch costs nothing beside a build per form):
  *   ggml             one ggml q4_0 / q8_0 block of 32 values, its f16 scale first
  *   fast             values along the last axis, one scale a unit, the unit starting on a whole byte:
- *                    16 values a step, read wide, scaled in float16, narrowed in integer vectors
+ *                    8 values a step, read wide, scaled in float8, narrowed in integer vectors
  *   general          any unit: value by value, scale index s_unit + (k mod zcycle), any nibble parity
  * Build options: those of dequant.h and index_rules.h. */
 #ifndef CLG_DEQUANT_PIECE_H
@@ -16,7 +16,7 @@ inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
 {
     offset_t k = k0;
     const offset_t end = k0 + count;
-    for (; end - k >= 16; k += 16) vstore16((OUT_VEC16)(0), 0, out + k);
+    for (; end - k >= 8; k += 8) vstore8((OUT_VEC8)(0), 0, out + k);
     for (; k < end; ++k) out[k] = 0;
 }
 
@@ -25,28 +25,32 @@ inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
 #define GGML_Q4_0 1
 #define GGML_Q8_0 2
 
-/* One ggml block: out[0 .. 31] from the block at `block`. */
+/* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
+ * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
+ * int8. */
+inline int8 ggml_values8(int format, __global const uchar *quants, int eighth)
+{
+    if (format == GGML_Q4_0) {
+        const uchar8 packed = vload8(0, quants + 8 * (eighth & 1));
+        return convert_int8(eighth < 2 ? packed & (uchar8)(15) : packed >> (uchar8)(4)) - 8;
+    }
+    return convert_int8(as_char8(vload8(0, quants + 8 * eighth)));
+}
+
+/* One ggml block: out[0 .. 31] from the block at `block` (its f16 scale, then its quants). */
 inline void dequant_ggml_block(int format, __global const uchar *block, __global out_bits_t *out)
 {
     const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
-    int16 low, high;
-    if (format == GGML_Q4_0) { /* values 0..15: the low nibbles of the 16 bytes, 16..31 the high ones, minus 8 */
-        const uchar16 packed = vload16(0, block + 2);
-        low = convert_int16(packed & (uchar16)(15)) - 8;
-        high = convert_int16(packed >> (uchar16)(4)) - 8;
-    } else {
-        low = convert_int16(as_char16(vload16(0, block + 2)));
-        high = convert_int16(as_char16(vload16(0, block + 18)));
-    }
     if (scale_is_plain(scale)) {
         const float s = as_float(scale);
-        vstore16(to_output_plain16(convert_float16(low) * s), 0, out);
-        vstore16(to_output_plain16(convert_float16(high) * s), 0, out + 16);
+        for (int eighth = 0; eighth < 4; ++eighth)
+            vstore8(to_output_plain8(convert_float8(ggml_values8(format, block + 2, eighth)) * s), 0, out + 8 * eighth);
         return;
     }
-    for (int k = 0; k < 16; ++k) {
-        out[k] = to_output_exact(product_in_integers(((const int *)&low)[k], scale));
-        out[k + 16] = to_output_exact(product_in_integers(((const int *)&high)[k], scale));
+    for (int eighth = 0; eighth < 4; ++eighth) {
+        const int8 q = ggml_values8(format, block + 2, eighth);
+        for (int k = 0; k < 8; ++k)
+            out[8 * eighth + k] = to_output_exact(product_in_integers(((const int *)&q)[k], scale));
     }
 }
 
@@ -58,21 +62,20 @@ inline void dequant_values_one_scale(const dequant_params *q, __global const uch
         out[k] = to_output_exact(product_bits(value_at(q, data, e0 + k) - zero_point, scale));
 }
 
-/* Sixteen values from data position e (even for 4-bit values). */
-inline int16 load_values16(const dequant_params *q, __global const uchar *data, offset_t e)
+/* Eight values from data position e (even for 4-bit values). */
+inline int8 load_values8(const dequant_params *q, __global const uchar *data, offset_t e)
 {
     if (q->value_bits == 4) {
-        const uchar8 packed = vload8(0, data + (e >> 1));
-        const uchar16 nibbles = shuffle2(packed & (uchar8)(15), packed >> (uchar8)(4),
-                                         (uchar16)(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15));
-        const int16 v = convert_int16(nibbles);
+        const uchar4 packed = vload4(0, data + (e >> 1));
+        const uchar8 nibbles = shuffle2(packed & (uchar4)(15), packed >> (uchar4)(4), (uchar8)(0, 4, 1, 5, 2, 6, 3, 7));
+        const int8 v = convert_int8(nibbles);
         return q->value_signed ? (v ^ 8) - 8 : v;
     }
-    const uchar16 bytes = vload16(0, data + e);
-    return q->value_signed ? convert_int16(as_char16(bytes)) : convert_int16(bytes);
+    const uchar8 bytes = vload8(0, data + e);
+    return q->value_signed ? convert_int8(as_char8(bytes)) : convert_int8(bytes);
 }
 
-/* Values k0 .. k0 + count - 1 of a unit with one scale, starting on a whole byte, 16 at a time. */
+/* Values k0 .. k0 + count - 1 of a unit with one scale, starting on a whole byte, 8 at a time. */
 inline void dequant_piece_fast(const dequant_params *q, __global const uchar *data, __global out_bits_t *out,
                                offset_t e0, offset_t k0, offset_t count, uint scale, int zero_point)
 {
@@ -83,8 +86,8 @@ inline void dequant_piece_fast(const dequant_params *q, __global const uchar *da
     const float s = as_float(scale);
     offset_t k = k0;
     const offset_t end = k0 + count;
-    for (; end - k >= 16; k += 16)
-        vstore16(to_output_plain16(convert_float16(load_values16(q, data, e0 + k) - zero_point) * s), 0, out + k);
+    for (; end - k >= 8; k += 8)
+        vstore8(to_output_plain8(convert_float8(load_values8(q, data, e0 + k) - zero_point) * s), 0, out + k);
     dequant_values_one_scale(q, data, out, e0, k, end - k, scale, zero_point);
 }
 
