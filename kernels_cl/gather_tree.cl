@@ -52,8 +52,11 @@ inline long sequence_length(value_t v, long T)
     long n = (long)v;
     return n < T ? n : T;
 #elif VALUE_KIND == 0
+    /* the sign is tested on v, not on (long)v: Mesa rusticl 22.3 miscompiles a signed compare of an
+     * int widened to long against a constant (tests/drivers/rusticl_sext_compare) */
+    if (v <= (value_t)0) return 0;
     long n = (long)v;
-    return n <= 0 ? 0 : (n < T ? n : T);
+    return n < T ? n : T;
 #else
     ulong n = (ulong)v;
     return n < (ulong)T ? (long)n : T;
@@ -68,7 +71,7 @@ inline int beam_index(value_t v, ulong W, ulong *k)
     if (!(v >= (value_t)0) || v >= HUGE_INTEGRAL || v != trunc(v)) return 0;
     *k = (ulong)v;
 #elif VALUE_KIND == 0
-    if ((long)v < 0) return 0;
+    if (v < (value_t)0) return 0; /* v, not (long)v: see sequence_length */
     *k = (ulong)(long)v;
 #else
     *k = (ulong)v;

@@ -13,7 +13,8 @@ int cmd_conformance(int argc, char **argv);
 struct clg_context;
 int cli_open_context(const char *device_spec, int verify, struct clg_context **out);
 
-/* The name of the device a context runs on, for messages ("?" if unknown); info is its storage. */
+/* The name of the device a context runs on, for messages ("?" if unknown); info is its storage. Ask before
+ * the failing call: clg_context_device_info clears the error message the call leaves. */
 struct clg_device_info;
 const char *cli_device_name(const struct clg_context *ctx, struct clg_device_info *info);
 

@@ -9,7 +9,10 @@
 
 enum { LIMIT = 1 << 16 };
 
-static int64_t blocks_of(int64_t values, int64_t block) { return block > 0 ? values / block + (values % block != 0) : 0; }
+static int64_t blocks_of(int64_t values, int64_t block)
+{
+    return block > 0 ? values / block + (values % block != 0) : 0;
+}
 
 static clg_quant_type fuzz_quant_type(fuzz_input *in)
 {
