@@ -4,6 +4,7 @@
 
 int cmd_gather(int argc, char **argv);
 int cmd_gather_tree(int argc, char **argv);
+int cmd_gather_quantized(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
