@@ -3,9 +3,10 @@
  * dimension 1 walks slabs with a grid stride, so the NDRange stays within what the host sized for the
  * device. Output slab r = m*N + n is data slab (m, idx[n]).
  *
- * Build options: those of index_rules.h, failure_record.h, dequant.h and dequant_piece.h. */
+ * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h and dequant_piece.h. */
 #include "dequant_units.h"
 #include "failure_record.h"
+#include "hints.h"
 
 __kernel void dequant_pieces(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
                              ulong indices_offset, __global const uchar *scales_base, ulong scales_offset,
