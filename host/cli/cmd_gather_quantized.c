@@ -65,8 +65,7 @@ static int quant_desc(const char *name, const char *shape_text, const cli_tensor
     out->type = type;
     if (!is_4bit(type)) {
         if (shape_text)
-            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is for 4-bit data only; the file's shape is used", command,
-                            name);
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is for 4-bit data only; the file's shape is used", command, name);
         out->rank = t->rank;
         memcpy(out->shape, t->shape, sizeof(int64_t) * (size_t)t->rank);
         return 0;
@@ -114,7 +113,8 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
         parse_output_type(o[OPT_OUTPUT_TYPE].value, &desc->output_type) != 0 ||
         cli_parse_oob(command, o[OPT_OOB].value, &desc->oob_policy) != 0)
         return CLI_EXIT_USAGE;
-    if (bits < 0 || bits > 64) return cli_fail(CLI_EXIT_USAGE, "%s: --bits %lld is not 4 or 8", command, (long long)bits);
+    if (bits < 0 || bits > 64)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --bits %lld is not 4 or 8", command, (long long)bits);
     desc->bits = (int32_t)bits;
     desc->quantize_axis = quantize_axis; /* ONNX Runtime's default, 1, when absent */
     if (is_ggml(desc->layout) && (o[OPT_SCALES].value || o[OPT_ZERO_POINTS].value))

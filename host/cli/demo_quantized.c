@@ -22,9 +22,9 @@ typedef struct demo_quantized_case {
 /* ONNX Runtime: u4 [3, 16], one block a row; row 0 holds 0..15, row 1 15..0, row 2 0,1,2,3 repeated. */
 #define U4_ROW(a, b, c, d, e, f, g, h) a | b << 4, c | d << 4, e | f << 4, g | h << 4
 /* ggml q4_0 row 0: d = 0.5 (f16 0x3800), nibble j low, 15 - j high; row 1: d = 2 (0x4000), all 0x79. */
-#define Q4_0_ROW0_BYTES                                                                                              \
+#define Q4_0_ROW0_BYTES \
     0x00, 0x38, 0xF0, 0xE1, 0xD2, 0xC3, 0xB4, 0xA5, 0x96, 0x87, 0x78, 0x69, 0x5A, 0x4B, 0x3C, 0x2D, 0x1E, 0x0F
-#define Q4_0_ROW1_BYTES                                                                                              \
+#define Q4_0_ROW1_BYTES \
     0x00, 0x40, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79
 
 static const demo_quantized_case demo_cases[] = {
@@ -52,14 +52,13 @@ static const demo_quantized_case demo_cases[] = {
      {0},
      {0},
      {1, 0},
-     {2,    2,  2,    2,  2,    2,  2,    2,  2,    2,  2,    2,  2,    2,  2,    2,
-      -2,   -2, -2,   -2, -2,   -2, -2,   -2, -2,   -2, -2,   -2, -2,   -2, -2,   -2,
-      -4,   -3.5, -3, -2.5, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5,
-      3.5,  3,  2.5,  2,  1.5,  1,  0.5,  0,  -0.5, -1, -1.5, -2, -2.5, -3, -3.5, -4}},
+     {2,  2,   2,  2,   2,   2,  2,   2,  2,   2,  2,   2,    2,    2,    2,    2,    -2,   -2,   -2,   -2,  -2, -2,
+      -2, -2,  -2, -2,  -2,  -2, -2,  -2, -2,  -2, -4,  -3.5, -3,   -2.5, -2,   -1.5, -1,   -0.5, 0,    0.5, 1,  1.5,
+      2,  2.5, 3,  3.5, 3.5, 3,  2.5, 2,  1.5, 1,  0.5, 0,    -0.5, -1,   -1.5, -2,   -2.5, -3,   -3.5, -4}},
     {"ggml-q8_0: one row of one block, d 0.25 (f16 0x3400), int8 values -16..15; indices [0]: q * d",
      {.layout = CLG_QUANT_GGML_Q8_0, .data = {CLG_QUANT_U8, 2, {1, 34}}, .indices = {CLG_I64, 1, {1}}},
-     {0x00, 0x34, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE, 0xFF,
-      0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F},
+     {0x00, 0x34, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE,
+      0xFF, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F},
      {0},
      {0},
      {0},
@@ -76,7 +75,8 @@ static const demo_quantized_case demo_cases[] = {
      {1.0f, 0.5f, -2.0f, 0.25f},
      {128},
      {1, 2, 0},
-     {2, -0.0, -2, -4, -32, -31, 31.75, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, -4, -2, 0, 2}}, /* (128 - 128) * -2 is -0 */
+     {2, -0.0, -2, -4, -32, -31, 31.75, 0, 0,  0,  0, 0,
+      0, 0,    0,  0,  0,   1,   2,     3, -4, -2, 0, 2}}, /* (128 - 128) * -2 is -0 */
 };
 
 /* Input bytes of a case, each with its size from the descriptor. */
@@ -104,9 +104,9 @@ static int run_case(clg_context *ctx, int number, const demo_quantized_case *c)
         st = clg_gather_quantized(ctx, &c->desc, c->data, n.data, c->indices, n.indices, c->scales, n.scales,
                                   zero_points, n.zero_points, output.bytes, output.byte_size);
         if (st != CLG_SUCCESS) cli_fail_status(st, "clg_gather_quantized");
-        clg_status ref_st = clg_gather_quantized_reference(&c->desc, c->data, n.data, c->indices, n.indices, c->scales,
-                                                           n.scales, zero_points, n.zero_points, reference.bytes,
-                                                           reference.byte_size);
+        clg_status ref_st =
+            clg_gather_quantized_reference(&c->desc, c->data, n.data, c->indices, n.indices, c->scales, n.scales,
+                                           zero_points, n.zero_points, reference.bytes, reference.byte_size);
         if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_gather_quantized_reference");
         for (uint64_t i = 0; i < expected.count; ++i) { /* every expected value is exact in f32 */
             const float v = (float)c->expected[i];
