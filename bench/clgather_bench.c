@@ -80,7 +80,7 @@ static uint64_t fnv1a(const void *p, size_t n)
 /* Cases                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-typedef enum case_kind { KIND_GATHER, KIND_TREE } case_kind;
+typedef enum case_kind { KIND_GATHER, KIND_TREE, KIND_QUANT } case_kind;
 typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
 
 typedef struct case_spec {
@@ -118,6 +118,11 @@ static const case_spec CASES[] = {
     {"tiny", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {16, 16}, CLG_I32, 1, {4}, 0, 0, 1700, PRIMARY_WALL},
     {"gather-tree", KIND_TREE, CLG_PRESET_INVALID, CLG_I32, 3, {256, 128, 16}, CLG_I32, 0, {0}, 0, 0, 1800,
      PRIMARY_WALL},
+    /* dequantizing gather (QUANT_CASES below): data_shape is the table's logical [rows, values] */
+    {"embedding-q4", KIND_QUANT, CLG_PRESET_INVALID, CLG_F16, 2, {151936, 2048}, CLG_I64, 1, {8192}, 0, 0, 1900,
+     PRIMARY_KERNEL},
+    {"embedding-q8-ggml", KIND_QUANT, CLG_PRESET_INVALID, CLG_F32, 2, {128256, 4096}, CLG_I64, 1, {4096}, 0, 0, 2000,
+     PRIMARY_KERNEL},
 };
 /* clang-format on */
 #define NUM_CASES (sizeof CASES / sizeof CASES[0])
@@ -449,6 +454,129 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     clReleaseMemObject(d_indices);
     clReleaseMemObject(d_out);
     free(data);
+    free(indices);
+    res->available = 1;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Dequantizing gather                                                                            */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The descriptor of a KIND_QUANT case: embedding-q4 is ONNX Runtime's u4 with f16 scales per 32
+ * values; embedding-q8-ggml is ggml q8_0 rows. data_type is the output type. */
+static void quant_desc_of_case(const case_spec *c, clg_gather_quantized_desc *desc)
+{
+    memset(desc, 0, sizeof *desc);
+    const int64_t rows = c->data_shape[0], values = c->data_shape[1];
+    desc->indices.type = c->index_type;
+    desc->indices.rank = c->indices_rank;
+    for (int i = 0; i < c->indices_rank; ++i) desc->indices.shape[i] = c->indices_shape[i];
+    desc->output_type = c->data_type;
+    desc->data.rank = 2;
+    desc->data.shape[0] = rows;
+    if (!strcmp(c->name, "embedding-q4")) {
+        desc->layout = CLG_QUANT_ORT_BLOCK;
+        desc->data.type = CLG_QUANT_U4;
+        desc->data.shape[1] = values;
+        desc->block_size = 32;
+        desc->quantize_axis = 1;
+        desc->scales.type = CLG_F16;
+        desc->scales.rank = 2;
+        desc->scales.shape[0] = rows;
+        desc->scales.shape[1] = values / 32;
+    } else {
+        desc->layout = CLG_QUANT_GGML_Q8_0;
+        desc->data.type = CLG_QUANT_U8;
+        desc->data.shape[1] = values / 32 * 34;
+    }
+}
+
+/* Finite f16 scales (random bits could be NaN, whose payload nothing promises to keep). */
+static void finite_f16(unsigned char *p, size_t count, size_t stride)
+{
+    for (size_t i = 0; i < count; ++i) {
+        const uint16_t bits = (uint16_t)(0x2000u | (splitmix_value(77, i) & 0x8FFFu));
+        memcpy(p + i * stride, &bits, 2);
+    }
+}
+
+static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify, case_result *res)
+{
+    clg_gather_quantized_desc desc;
+    quant_desc_of_case(c, &desc);
+    uint64_t data_bytes, index_bytes, scale_bytes, zp_bytes, out_bytes;
+    check_clg(clg_gather_quantized_sizes(&desc, &data_bytes, &index_bytes, &scale_bytes, &zp_bytes, &out_bytes),
+              c->name);
+    unsigned char *data = xmalloc(data_bytes);
+    unsigned char *scales = xmalloc(scale_bytes ? scale_bytes : 1);
+    void *indices = xmalloc(index_bytes);
+    fill_bytes(data, data_bytes, c->seed + 1);
+    const int64_t rows = c->data_shape[0];
+    const size_t index_count = index_bytes / clg_dtype_size(c->index_type);
+    if (desc.layout == CLG_QUANT_GGML_Q8_0)
+        finite_f16(data, data_bytes / 34, 34); /* each block's d */
+    else
+        finite_f16(scales, scale_bytes / 2, 2);
+    for (size_t i = 0; i < index_count; ++i)
+        store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % (uint64_t)rows));
+    res->index_fnv = fnv1a(indices, index_bytes);
+    /* indices read + the gathered rows' packed bytes and scales read + output written */
+    res->bytes = index_bytes + (data_bytes + scale_bytes) / (uint64_t)rows * index_count + out_bytes;
+
+    void *expect = xmalloc(out_bytes);
+    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
+    for (int r = 0; r < ref_repeat; ++r) {
+        double t0 = now_s();
+        check_clg(clg_gather_quantized_reference(&desc, data, data_bytes, indices, index_bytes,
+                                                 scale_bytes ? scales : NULL, scale_bytes, NULL, 0, expect, out_bytes),
+                  "clg_gather_quantized_reference");
+        t[r] = now_s() - t0;
+    }
+    res->ref_median = median_of(t, ref_repeat);
+
+    cl_mem d_data = make_buffer(env, data_bytes, data);
+    cl_mem d_indices = make_buffer(env, index_bytes, indices);
+    cl_mem d_scales = scale_bytes ? make_buffer(env, scale_bytes, scales) : NULL;
+    cl_mem d_out = make_buffer(env, out_bytes, NULL);
+    double *tk = xmalloc(sizeof(double) * (size_t)repeat);
+    double *tw = xmalloc(sizeof(double) * (size_t)repeat);
+    double *tf = xmalloc(sizeof(double) * (size_t)repeat);
+    for (int r = -2; r < repeat; ++r) { /* two warm-up runs build and cache the specialization */
+        const double flush = flush_cache(env);
+        cl_event ev;
+        const double t0 = now_s();
+        check_clg(clg_gather_quantized_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_scales, 0, NULL,
+                                               0, d_out, 0, 0, NULL, &ev),
+                  c->name);
+        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+        if (r >= 0) {
+            tw[r] = now_s() - t0;
+            tk[r] = event_seconds(ev);
+            tf[r] = flush;
+        }
+        clReleaseEvent(ev);
+    }
+    res->verified = 0;
+    if (verify) {
+        void *got = xmalloc(out_bytes);
+        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL),
+                 "clEnqueueReadBuffer");
+        res->verified = memcmp(got, expect, out_bytes) == 0 ? 1 : -1;
+        free(got);
+    }
+    summarize_times(res, tk, tw, repeat);
+    summarize_adjacent_copy(res, env, tf, repeat);
+    free(tk);
+    free(tw);
+    free(tf);
+    free(t);
+    free(expect);
+    clReleaseMemObject(d_data);
+    clReleaseMemObject(d_indices);
+    if (d_scales) clReleaseMemObject(d_scales);
+    clReleaseMemObject(d_out);
+    free(data);
+    free(scales);
     free(indices);
     res->available = 1;
 }
@@ -789,6 +917,8 @@ int main(int argc, char **argv)
         r->name = cs->name;
         if (cs->kind == KIND_GATHER)
             run_gather_case(&env, cs, repeat, ref_repeat, verify, r);
+        else if (cs->kind == KIND_QUANT)
+            run_quant_case(&env, cs, repeat, ref_repeat, verify, r);
         else
             run_tree_case(&env, cs, repeat, ref_repeat, verify, r);
         if (!r->available) {

@@ -12,7 +12,7 @@ cmake --build "$build" -j "$JOBS"
 mkdir -p "$build/artifacts"
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
 export POCL_CACHE_DIR="$build/pocl-cache" CLGATHER_CACHE_DIR="$build/clgather-cache"
-for target in npy onnx plan differential; do
+for target in npy onnx plan differential quantized_plan; do
   corpus="$(mktemp -d)"
   cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/$target/." "$corpus/"
   extra=()

@@ -17,11 +17,13 @@ part() { # name: close the previous part's timing and announce the next
   echo "== $1"
 }
 
-part "setup (packages, OpenCL implementations, ONNX's node tests)"
+part "setup (packages, OpenCL implementations, ONNX's node tests, the oracle venv)"
 bash "$CLGATHER_ROOT/ci/install_deps.sh"
 bash "$CLGATHER_ROOT/ci/install_drivers.sh" >/dev/null
 bash "$CLGATHER_ROOT/ci/fetch_onnx_tests.sh"
 export CLGATHER_REQUIRE_ONNX_TESTS=1 # fetched above: the tests that read them must run, not skip
+bash "$CLGATHER_ROOT/ci/setup_oracles.sh" # ONNX Runtime and gguf, the dequantizing gather's outside oracles
+export CLGATHER_REQUIRE_ORACLES=1
 # Mesa's ICDs are loaded into every process once installed (they expose no device without
 # RUSTICL_ENABLE); the PoCL runs below select PoCL alone, so its leak suppressions are the only ones needed
 pocl_only="$CLGATHER_ROOT/.deps/icd/pocl"

@@ -1,6 +1,7 @@
 /*
  * clgather: the Gather family of tensor operations (ONNX Gather 1/11/13, OpenVINO Gather-1/7/8,
- * OpenVINO GatherTree-1) as OpenCL kernels, with a CPU reference of identical semantics.
+ * OpenVINO GatherTree-1, and a dequantizing gather of 4- and 8-bit tables in ONNX Runtime's, ggml's
+ * and OpenVINO's layouts) as OpenCL kernels, with a CPU reference of identical semantics.
  *
  * Conventions used throughout this header:
  *  - Every function returns a clg_status. CLG_SUCCESS is 0. OpenCL error codes (negative, -1..-999 and
@@ -57,7 +58,8 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_RANK          (-2005)
 /** A dimension is negative. */
 #define CLG_ERR_INVALID_DIMENSION     (-2006)
-/** The axis lies outside [-r, r-1] for data rank r. */
+/** The axis lies outside [-r, r-1] for data rank r, or (dequantizing gather) is not one the layout
+ *  accepts: gather_axis and quantize_axis of uint8 data, the packed last axis of ggml rows. */
 #define CLG_ERR_INVALID_AXIS          (-2007)
 /** The axis tensor is missing (OpenVINO presets), present where not allowed (ONNX presets), not an
  *  integer type, or not a scalar / one-element 1-D tensor. */
@@ -89,9 +91,11 @@ typedef int32_t clg_status;
 #define CLG_ERR_TOO_LARGE_FOR_DEVICE  (-2020)
 /** The call needs OpenCL, but the context is the CPU reference (device spec "cpu"). */
 #define CLG_ERR_NO_OPENCL             (-2021)
-/** GatherTree: two inputs differ in element type. */
+/** GatherTree: two inputs differ in element type. The dequantizing gather: zero_points' type is not
+ *  data's. */
 #define CLG_ERR_TYPE_MISMATCH         (-2022)
-/** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH. */
+/** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH. The
+ *  dequantizing gather: scales or zero_points do not have the shape data and the layout call for. */
 #define CLG_ERR_SHAPE_MISMATCH        (-2023)
 /** GatherTree: a parent id the backtrack follows is outside [0, BEAM_WIDTH) or not integral. */
 #define CLG_ERR_INVALID_PARENT        (-2024)
@@ -108,6 +112,17 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_BINARY_BLOB   (-2029)
 /** The device could not allocate a buffer the call needs (out of device memory or resources). */
 #define CLG_ERR_DEVICE_OUT_OF_MEMORY  (-2030)
+/** The dequantizing gather: the layout is not one of the clg_quant_layout values. */
+#define CLG_ERR_INVALID_LAYOUT        (-2040)
+/** The dequantizing gather: block_size is not one the layout accepts (ONNX Runtime: a power of two
+ *  >= 16; OpenVINO: the number of values per scale; ggml: 32), or a ggml row is not whole blocks. */
+#define CLG_ERR_INVALID_BLOCK_SIZE    (-2041)
+/** The dequantizing gather: bits is not one the data type takes (uint8 data: 4 or 8; the others: their
+ *  own width). */
+#define CLG_ERR_INVALID_BITS          (-2042)
+/** The dequantizing gather: an input the layout has no use for is given (ggml blocks hold their own
+ *  scales: no scales, no zero_points). */
+#define CLG_ERR_INPUT_NOT_ALLOWED     (-2043)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
@@ -406,6 +421,135 @@ CLG_API clg_status clg_gather_tree_reference(const clg_gather_tree_desc *desc, c
                                              size_t step_ids_bytes, const void *parent_ids, size_t parent_ids_bytes,
                                              const void *max_seq_len, size_t max_seq_len_bytes, const void *end_token,
                                              size_t end_token_bytes, void *output, size_t output_bytes);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Dequantizing gather                                                                              */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Where a quantized table comes from: each layout packs values and scales its own way
+ *  (docs/semantics.md, "Dequantizing gather", gives every byte). */
+typedef enum clg_quant_layout {
+    CLG_QUANT_LAYOUT_INVALID = 0, /**< not a layout */
+    /** ONNX Runtime's com.microsoft.GatherBlockQuantized (version 1): u4, i4 or u8 data, a scale per
+     *  block_size values along quantize_axis, optional zero points. Out of range: error. */
+    CLG_QUANT_ORT_BLOCK = 1,
+    /** ggml's q4_0 rows (llama.cpp get_rows): blocks of 32 values, an f16 scale and 16 bytes of
+     *  nibbles each. Out of range: error. */
+    CLG_QUANT_GGML_Q4_0,
+    /** ggml's q8_0 rows: blocks of 32 values, an f16 scale and 32 int8 each. Out of range: error. */
+    CLG_QUANT_GGML_Q8_0,
+    /** OpenVINO's compressed embedding (the pattern its GatherCompressed replaces): u8, i8, u4 or i4
+     *  data, a scale per row or per group along the last axis, an optional zero point per scale or one
+     *  for the whole table. Out of range: zeros. */
+    CLG_QUANT_OV_COMPRESSED,
+    CLG_QUANT_LAYOUT_COUNT /**< number of values, not a layout */
+} clg_quant_layout;
+
+/** Name of a layout ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed"), "invalid" if unknown. */
+CLG_API const char *clg_quant_layout_name(clg_quant_layout layout);
+/** Inverse of clg_quant_layout_name; CLG_QUANT_LAYOUT_INVALID if unknown. */
+CLG_API clg_quant_layout clg_quant_layout_from_name(const char *name);
+
+/** Element types of quantized tensors. The 4-bit types hold two values a byte, the lower-indexed in
+ *  the low nibble, packed over the whole tensor in row-major order (an odd count leaves the last high
+ *  nibble unused): ONNX's uint4 / int4 and OpenVINO's u4 / i4. */
+typedef enum clg_quant_type {
+    CLG_QUANT_TYPE_INVALID = 0, /**< not a type */
+    CLG_QUANT_U4 = 1,           /**< unsigned 4-bit, 0..15 */
+    CLG_QUANT_I4,               /**< signed 4-bit (two's complement nibble), -8..7 */
+    CLG_QUANT_U8,               /**< unsigned 8-bit, 0..255 (ONNX Runtime with bits 4: two u4 a byte) */
+    CLG_QUANT_I8,               /**< signed 8-bit, -128..127 */
+    CLG_QUANT_TYPE_COUNT        /**< number of values, not a type */
+} clg_quant_type;
+
+/** Name of a quantized type ("u4", "i4", "u8", "i8"), "invalid" if unknown. */
+CLG_API const char *clg_quant_type_name(clg_quant_type type);
+/** Inverse of clg_quant_type_name; CLG_QUANT_TYPE_INVALID if unknown. */
+CLG_API clg_quant_type clg_quant_type_from_name(const char *name);
+
+/** Type and shape of a quantized tensor (row-major). type 0 marks an absent optional tensor. */
+typedef struct clg_quant_tensor_desc {
+    clg_quant_type type;         /**< element type; CLG_QUANT_TYPE_INVALID (0): absent */
+    int32_t rank;                /**< number of dimensions */
+    int64_t shape[CLG_MAX_RANK]; /**< extents as the layout defines them (see data) */
+} clg_quant_tensor_desc;
+
+/** A dequantizing gather: out[m, n, i] = ((q - zero_point) as f32) * scale, rounded to the output
+ *  type, for the values q of data[m, indices[n], i] and the scale and zero point of each value's
+ *  block. Zero-initialise it, then fill in. Per layout (docs/semantics.md gives every rule):
+ *   - CLG_QUANT_ORT_BLOCK: data u4 / i4 with its logical shape, or u8 with the shape the model gives
+ *     (bits 4: the last dimension counts bytes of two values, and the output's is twice it). scales:
+ *     data's rank, ceil(values / block_size) along quantize_axis, data's extents elsewhere.
+ *     zero_points (optional, data's type): scales' shape, but u8 with bits 4 packs two a byte along
+ *     the last axis (ceil(n / 2) bytes a row). Default zero point: 0 for u4 / i4, 8 (bits 4) or 128
+ *     (bits 8) for u8. uint8 data needs gather_axis 0 and quantize_axis the last axis.
+ *   - CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q8_0: data u8 [..., bytes per row], a row being whole
+ *     blocks of 18 (q4_0) or 34 (q8_0) bytes; the output's last dimension is 32 values a block.
+ *     No scales, no zero_points; gather_axis any axis but the last.
+ *   - CLG_QUANT_OV_COMPRESSED: data u8 / i8 / u4 / i4 [..., K]; scales [..., G] (data's other extents)
+ *     with G dividing K: a scale per K / G values of a row (G = 1: per row). zero_points (optional,
+ *     data's type): scales' shape, or one value for the whole table. */
+typedef struct clg_gather_quantized_desc {
+    clg_quant_layout layout;           /**< how data, scales and zero points are laid out */
+    clg_quant_tensor_desc data;        /**< the quantized table, rank 1..CLG_MAX_RANK (ggml: 2..) */
+    clg_tensor_desc indices;           /**< i32 or i64 (OpenVINO: any integer type), rank 0..CLG_MAX_RANK */
+    clg_tensor_desc scales;            /**< f32, f16 or bf16 (ONNX Runtime, OpenVINO); empty for ggml */
+    clg_quant_tensor_desc zero_points; /**< optional (type 0: absent); never for ggml */
+    /** ONNX Runtime's bits attribute: u8 data 4 or 8, u4 / i4 data 4; 0 means 4, ONNX Runtime's
+     *  default. Other layouts: 0, or the width of their values. */
+    int32_t bits;
+    /** ONNX Runtime: a power of two >= 16 (0 means 128, ONNX Runtime's default). OpenVINO: 0, or the
+     *  values per scale (K / G). ggml: 0 or 32. */
+    int64_t block_size;
+    /** The axis indices select along, in [-r, r-1] (ggml: not the last axis). */
+    int64_t gather_axis;
+    /** ONNX Runtime: the axis blocks run along, in [-r, r-1]. ONNX Runtime's default is 1: pass it
+     *  when a model leaves the attribute out. Ignored by the other layouts (their last axis). */
+    int64_t quantize_axis;
+    /** f32, f16 or bf16; 0 (CLG_DTYPE_INVALID) means the scales' type (ONNX Runtime's and OpenVINO's
+     *  rule), f32 for ggml (get_rows' output). */
+    clg_dtype output_type;
+    /** CLG_OOB_PRESET (the layout's rule: error for ONNX Runtime and ggml, zeros for OpenVINO), or an
+     *  override. */
+    clg_oob_policy oob_policy;
+} clg_gather_quantized_desc;
+
+/** Validate a descriptor and infer the output shape (out_shape holds CLG_MAX_OUTPUT_RANK entries) and
+ *  type (out_type may be NULL). */
+CLG_API clg_status clg_gather_quantized_output_shape(const clg_gather_quantized_desc *desc, int32_t *out_rank,
+                                                     int64_t out_shape[CLG_MAX_OUTPUT_RANK], clg_dtype *out_type);
+
+/** Validate a descriptor and give the byte size of each input and of the output (an absent input:
+ *  0). Any pointer may be NULL. */
+CLG_API clg_status clg_gather_quantized_sizes(const clg_gather_quantized_desc *desc, uint64_t *data_bytes,
+                                              uint64_t *indices_bytes, uint64_t *scales_bytes,
+                                              uint64_t *zero_points_bytes, uint64_t *output_bytes);
+
+/** Enqueue a dequantizing gather on the caller's queue, as clg_gather_enqueue does: everything is
+ *  validated before anything is enqueued; under the error policy the call checks the indices on the
+ *  device and waits for 4 bytes (or, on a context with CLG_CONTEXT_DEFER_ERRORS, gates the kernel
+ *  and returns at once); verify mode waits and compares. Absent inputs (ggml's scales, zero points)
+ *  take NULL. Byte offsets: data and zero_points any; indices, scales and output a multiple of their
+ *  element size (CLG_ERR_MISALIGNED_OFFSET). */
+CLG_API clg_status clg_gather_quantized_enqueue(clg_context *ctx, const clg_gather_quantized_desc *desc,
+                                                cl_command_queue queue, cl_mem data, size_t data_offset, cl_mem indices,
+                                                size_t indices_offset, cl_mem scales, size_t scales_offset,
+                                                cl_mem zero_points, size_t zero_points_offset, cl_mem output,
+                                                size_t output_offset, cl_uint num_events, const cl_event *wait_list,
+                                                cl_event *out_event);
+
+/** Synchronous dequantizing gather over host memory (the CPU reference on a CPU-reference context).
+ *  An absent input takes NULL and 0 bytes; the output is written only on success. */
+CLG_API clg_status clg_gather_quantized(clg_context *ctx, const clg_gather_quantized_desc *desc, const void *data,
+                                        size_t data_bytes, const void *indices, size_t indices_bytes,
+                                        const void *scales, size_t scales_bytes, const void *zero_points,
+                                        size_t zero_points_bytes, void *output, size_t output_bytes);
+
+/** The CPU reference of the dequantizing gather: plain C over host memory, no OpenCL involved. */
+CLG_API clg_status clg_gather_quantized_reference(const clg_gather_quantized_desc *desc, const void *data,
+                                                  size_t data_bytes, const void *indices, size_t indices_bytes,
+                                                  const void *scales, size_t scales_bytes, const void *zero_points,
+                                                  size_t zero_points_bytes, void *output, size_t output_bytes);
 
 #ifdef __cplusplus
 }

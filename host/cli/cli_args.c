@@ -74,3 +74,46 @@ int cli_parse_int64(const char *text, int64_t *out)
     *out = value;
     return 0;
 }
+
+int cli_parse_int64_option(const char *command, const char *name, const char *text, int64_t *out)
+{
+    if (text && cli_parse_int64(text, out) != 0)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --%s '%s' is not an integer", command, name, text);
+    return 0;
+}
+
+int cli_parse_oob(const char *command, const char *text, clg_oob_policy *policy)
+{
+    if (!text)
+        *policy = CLG_OOB_PRESET;
+    else if (strcmp(text, "error") == 0)
+        *policy = CLG_OOB_ERROR;
+    else if (strcmp(text, "zero") == 0)
+        *policy = CLG_OOB_ZERO;
+    else if (strcmp(text, "clamp") == 0)
+        *policy = CLG_OOB_CLAMP;
+    else
+        return cli_fail(CLI_EXIT_USAGE, "%s: --oob must be error, zero or clamp, not '%s'", command, text);
+    return 0;
+}
+
+int cli_parse_shape(const char *command, const char *name, const char *text, int32_t *rank, int64_t *shape)
+{
+    *rank = 0;
+    const char *p = text;
+    char piece[32];
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (*rank >= CLG_MAX_RANK || len == 0 || len >= sizeof piece)
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s '%s' is not a shape such as 4,32", command, name, text);
+        memcpy(piece, p, len);
+        piece[len] = '\0';
+        if (cli_parse_int64(piece, &shape[*rank]) != 0 || shape[*rank] < 0)
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s '%s' is not a shape such as 4,32", command, name, text);
+        ++*rank;
+        p = comma ? comma + 1 : p + len;
+        if (comma && !*p) return cli_fail(CLI_EXIT_USAGE, "%s: --%s '%s' ends with a comma", command, name, text);
+    }
+    return 0;
+}

@@ -1,4 +1,5 @@
-/* clgather conformance: ONNX backend node-test directories (model.onnx + test_data_set_N/). */
+/* clgather conformance: ONNX backend node-test directories (model.onnx + test_data_set_N/) of a Gather,
+ * or of a com.microsoft GatherBlockQuantized (the dequantizing gather, ONNX Runtime's layout). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli_args.h"
@@ -28,8 +29,8 @@ static int is_directory(const char *path)
     return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-/* Load the TensorProto of a .pb file. */
-static int load_pb_tensor(const char *path, cli_tensor *out)
+/* Load the TensorProto of a .pb file (4-bit tensors packed, their logical type in *packed). */
+static int load_pb_tensor_packed(const char *path, cli_tensor *out, onnx_packed_info *packed)
 {
     unsigned char *file = NULL;
     size_t len = 0;
@@ -37,14 +38,17 @@ static int load_pb_tensor(const char *path, cli_tensor *out)
     char where[CLI_PATH_CAPACITY + 16];
     snprintf(where, sizeof where, "tensor '%s'", path);
     proto_bytes message = {file, len};
-    int rc = onnx_parse_tensor(where, message, out, NULL);
+    int rc = onnx_parse_tensor_packed(where, message, out, NULL, packed);
     free(file);
     return rc;
 }
 
-/* A Gather input is an initializer of the graph, or the k-th fed input: input_k.pb of the data set. */
+static int load_pb_tensor(const char *path, cli_tensor *out) { return load_pb_tensor_packed(path, out, NULL); }
+
+/* A node input is an initializer of the graph, or the k-th fed input: input_k.pb of the data set. 4-bit
+ * tensors stay packed (their logical type and shape in *packed, which may be NULL where they are refused). */
 static int load_node_input(const char *model_path, const char *set_dir, const onnx_gather_model *model,
-                           proto_bytes name, cli_tensor *out)
+                           proto_bytes name, cli_tensor *out, onnx_packed_info *packed)
 {
     for (int i = 0; i < model->initializer_count; ++i)
         if (model->initializer_names[i].len == name.len &&
@@ -52,15 +56,15 @@ static int load_node_input(const char *model_path, const char *set_dir, const on
             char where[CLI_PATH_CAPACITY + 300];
             snprintf(where, sizeof where, "model '%s': initializer '%.*s'", model_path,
                      (int)(name.len > 200 ? 200 : name.len), (const char *)name.data);
-            return onnx_parse_tensor(where, model->initializers[i], out, NULL);
+            return onnx_parse_tensor_packed(where, model->initializers[i], out, NULL, packed);
         }
     for (int k = 0; k < model->feed_count; ++k)
         if (model->feeds[k].len == name.len && memcmp(model->feeds[k].data, name.data, name.len) == 0) {
             char path[CLI_PATH_CAPACITY];
             if (cli_path_format(path, sizeof path, "%s/input_%d.pb", set_dir, k) != 0) return CLI_EXIT_REFUSED;
-            return load_pb_tensor(path, out);
+            return load_pb_tensor_packed(path, out, packed);
         }
-    return cli_fail(CLI_EXIT_REFUSED, "model '%s': Gather input '%.*s' is neither a graph input nor an initializer",
+    return cli_fail(CLI_EXIT_REFUSED, "model '%s': node input '%.*s' is neither a graph input nor an initializer",
                     model_path, (int)(name.len > 200 ? 200 : name.len), (const char *)name.data);
 }
 
@@ -81,13 +85,118 @@ static int same_shape(const cli_tensor *a, const cli_tensor *b)
     return 1;
 }
 
-/* Run one data set; on success *summary describes it. */
+/* Compare an output with the expected tensor, bit for bit. */
+static int compare_output(const char *set_dir, const cli_tensor *output, const cli_tensor *expected)
+{
+    char got_shape[256], want_shape[256];
+    cli_format_shape(output->rank, output->shape, got_shape, sizeof got_shape);
+    cli_format_shape(expected->rank, expected->shape, want_shape, sizeof want_shape);
+    if (output->type != expected->type || !same_shape(output, expected))
+        return cli_fail(CLI_EXIT_REFUSED, "%s: output is %s %s, expected %s %s", set_dir, clg_dtype_name(output->type),
+                        got_shape, clg_dtype_name(expected->type), want_shape);
+    if (output->byte_size && memcmp(output->bytes, expected->bytes, output->byte_size) != 0) {
+        size_t element = clg_dtype_size(output->type);
+        uint64_t first = 0;
+        while (memcmp(output->bytes + first * element, expected->bytes + first * element, element) == 0) ++first;
+        char got[96], want[96];
+        cli_format_element(output, first, got, sizeof got);
+        cli_format_element(expected, first, want, sizeof want);
+        return cli_fail(CLI_EXIT_REFUSED, "%s: output element %llu is %s, expected %s (bit for bit)", set_dir,
+                        (unsigned long long)first, got, want);
+    }
+    return 0;
+}
+
+/* A quantized tensor's description: a 4-bit tensor's logical type and shape, else u8 / i8 and its own. */
+static clg_quant_tensor_desc quant_desc_of(const cli_tensor *t, const onnx_packed_info *packed)
+{
+    clg_quant_tensor_desc desc;
+    memset(&desc, 0, sizeof desc);
+    if (packed->type != CLG_QUANT_TYPE_INVALID) {
+        desc.type = packed->type;
+        desc.rank = packed->rank;
+        memcpy(desc.shape, packed->shape, sizeof desc.shape);
+        return desc;
+    }
+    desc.type = t->type == CLG_U8 ? CLG_QUANT_U8 : t->type == CLG_I8 ? CLG_QUANT_I8 : CLG_QUANT_TYPE_INVALID;
+    desc.rank = t->rank;
+    for (int32_t i = 0; i < t->rank && i < CLG_MAX_RANK; ++i) desc.shape[i] = t->shape[i];
+    return desc;
+}
+
+/* Run one data set of a GatherBlockQuantized model; on success *summary describes it. */
+static int run_quantized_data_set(clg_context *ctx, const char *model_path, const char *set_dir,
+                                  const onnx_gather_model *model, char *summary, size_t summary_cap)
+{
+    enum { DATA, INDICES, SCALES, ZERO_POINTS, INPUTS };
+    cli_tensor in[INPUTS], expected = {0}, output = {0};
+    onnx_packed_info packed[INPUTS];
+    memset(in, 0, sizeof in);
+    memset(packed, 0, sizeof packed);
+    const proto_bytes names[INPUTS] = {model->data_name, model->indices_name, model->scales_name,
+                                       model->zero_points_name};
+    const int has_zero_points = model->zero_points_name.len > 0;
+    int rc = 0;
+    for (int i = 0; i < INPUTS && rc == 0; ++i)
+        if (i != ZERO_POINTS || has_zero_points)
+            rc = load_node_input(model_path, set_dir, model, names[i], &in[i], &packed[i]);
+    char expected_path[CLI_PATH_CAPACITY];
+    if (rc == 0)
+        rc = cli_path_format(expected_path, sizeof expected_path, "%s/output_%d.pb", set_dir,
+                             expected_output_index(model));
+    if (rc == 0) rc = load_pb_tensor(expected_path, &expected);
+    clg_gather_quantized_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.layout = CLG_QUANT_ORT_BLOCK;
+    desc.data = quant_desc_of(&in[DATA], &packed[DATA]);
+    desc.indices = cli_tensor_desc(&in[INDICES]);
+    desc.scales = cli_tensor_desc(&in[SCALES]);
+    if (has_zero_points) desc.zero_points = quant_desc_of(&in[ZERO_POINTS], &packed[ZERO_POINTS]);
+    desc.bits = (int32_t)(model->bits < INT32_MIN ? INT32_MIN : model->bits > INT32_MAX ? INT32_MAX : model->bits);
+    desc.block_size = model->block_size;
+    desc.gather_axis = model->gather_axis;
+    desc.quantize_axis = model->quantize_axis;
+    if (rc == 0 && desc.data.type == CLG_QUANT_TYPE_INVALID)
+        rc = cli_fail(CLI_EXIT_REFUSED, "%s: data is %s; GatherBlockQuantized takes uint4, int4 or uint8", set_dir,
+                      clg_dtype_name(in[DATA].type));
+    if (rc == 0) {
+        int32_t out_rank = 0;
+        int64_t out_shape[CLG_MAX_OUTPUT_RANK];
+        clg_dtype out_type = CLG_DTYPE_INVALID;
+        clg_status st = clg_gather_quantized_output_shape(&desc, &out_rank, out_shape, &out_type);
+        if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: GatherBlockQuantized", set_dir);
+        if (rc == 0) rc = cli_tensor_alloc(&output, out_type, out_rank, out_shape, "output");
+        if (rc == 0) {
+            st = clg_gather_quantized(ctx, &desc, in[DATA].bytes, in[DATA].byte_size, in[INDICES].bytes,
+                                      in[INDICES].byte_size, in[SCALES].bytes, in[SCALES].byte_size,
+                                      has_zero_points ? in[ZERO_POINTS].bytes : NULL, in[ZERO_POINTS].byte_size,
+                                      output.bytes, output.byte_size);
+            if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: GatherBlockQuantized", set_dir);
+        }
+    }
+    if (rc == 0) rc = compare_output(set_dir, &output, &expected);
+    if (rc == 0) {
+        char data_shape[256], got_shape[256];
+        cli_format_shape(desc.data.rank, desc.data.shape, data_shape, sizeof data_shape);
+        cli_format_shape(output.rank, output.shape, got_shape, sizeof got_shape);
+        snprintf(summary, summary_cap, "data %s %s, bits %d, block %lld, %s scales%s -> %s %s",
+                 clg_quant_type_name(desc.data.type), data_shape, (int)desc.bits, (long long)desc.block_size,
+                 clg_dtype_name(desc.scales.type), has_zero_points ? ", zero points" : "", clg_dtype_name(output.type),
+                 got_shape);
+    }
+    cli_tensor_free(&output);
+    cli_tensor_free(&expected);
+    for (int i = 0; i < INPUTS; ++i) cli_tensor_free(&in[i]);
+    return rc;
+}
+
+/* Run one data set of a Gather model; on success *summary describes it. */
 static int run_data_set(clg_context *ctx, const char *model_path, const char *set_dir, const onnx_gather_model *model,
                         clg_preset preset, char *summary, size_t summary_cap)
 {
     cli_tensor data = {0}, indices = {0}, expected = {0}, output = {0};
-    int rc = load_node_input(model_path, set_dir, model, model->data_name, &data);
-    if (rc == 0) rc = load_node_input(model_path, set_dir, model, model->indices_name, &indices);
+    int rc = load_node_input(model_path, set_dir, model, model->data_name, &data, NULL);
+    if (rc == 0) rc = load_node_input(model_path, set_dir, model, model->indices_name, &indices, NULL);
     char expected_path[CLI_PATH_CAPACITY];
     if (rc == 0)
         rc = cli_path_format(expected_path, sizeof expected_path, "%s/output_%d.pb", set_dir,
@@ -111,29 +220,14 @@ static int run_data_set(clg_context *ctx, const char *model_path, const char *se
             if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: gather %s", set_dir, clg_preset_name(preset));
         }
     }
+    if (rc == 0) rc = compare_output(set_dir, &output, &expected);
     if (rc == 0) {
-        char got_shape[256], want_shape[256];
+        char data_shape[256], indices_shape[256], got_shape[256];
+        cli_format_shape(data.rank, data.shape, data_shape, sizeof data_shape);
+        cli_format_shape(indices.rank, indices.shape, indices_shape, sizeof indices_shape);
         cli_format_shape(output.rank, output.shape, got_shape, sizeof got_shape);
-        cli_format_shape(expected.rank, expected.shape, want_shape, sizeof want_shape);
-        if (output.type != expected.type || !same_shape(&output, &expected)) {
-            rc = cli_fail(CLI_EXIT_REFUSED, "%s: output is %s %s, expected %s %s", set_dir, clg_dtype_name(output.type),
-                          got_shape, clg_dtype_name(expected.type), want_shape);
-        } else if (output.byte_size && memcmp(output.bytes, expected.bytes, output.byte_size) != 0) {
-            size_t element = clg_dtype_size(output.type);
-            uint64_t first = 0;
-            while (memcmp(output.bytes + first * element, expected.bytes + first * element, element) == 0) ++first;
-            char got[96], want[96];
-            cli_format_element(&output, first, got, sizeof got);
-            cli_format_element(&expected, first, want, sizeof want);
-            rc = cli_fail(CLI_EXIT_REFUSED, "%s: output element %llu is %s, expected %s (bit for bit)", set_dir,
-                          (unsigned long long)first, got, want);
-        } else {
-            char data_shape[256], indices_shape[256];
-            cli_format_shape(data.rank, data.shape, data_shape, sizeof data_shape);
-            cli_format_shape(indices.rank, indices.shape, indices_shape, sizeof indices_shape);
-            snprintf(summary, summary_cap, "data %s %s, indices %s %s -> %s %s", clg_dtype_name(data.type), data_shape,
-                     clg_dtype_name(indices.type), indices_shape, clg_dtype_name(output.type), got_shape);
-        }
+        snprintf(summary, summary_cap, "data %s %s, indices %s %s -> %s %s", clg_dtype_name(data.type), data_shape,
+                 clg_dtype_name(indices.type), indices_shape, clg_dtype_name(output.type), got_shape);
     }
     cli_tensor_free(&output);
     cli_tensor_free(&expected);
@@ -163,11 +257,18 @@ static int run_directory(clg_context *ctx, const char *dir)
             char set_dir[CLI_PATH_CAPACITY];
             rc = cli_path_format(set_dir, sizeof set_dir, "%s/test_data_set_%d", dir, sets);
             if (rc != 0 || !is_directory(set_dir)) break;
-            rc = run_data_set(ctx, model_path, set_dir, &model, preset, summary, sizeof summary);
+            rc = model.quantized ? run_quantized_data_set(ctx, model_path, set_dir, &model, summary, sizeof summary)
+                                 : run_data_set(ctx, model_path, set_dir, &model, preset, summary, sizeof summary);
         }
         if (rc == 0 && sets == 0) rc = cli_fail(CLI_EXIT_REFUSED, "%s: no test_data_set_0 directory", dir);
     }
     free(file);
+    if (rc == 0 && model.quantized) {
+        printf(
+            "PASS  %s  (com.microsoft GatherBlockQuantized, gather_axis %lld, quantize_axis %lld, %d data set%s; %s)\n",
+            dir, (long long)model.gather_axis, (long long)model.quantize_axis, sets, sets == 1 ? "" : "s", summary);
+        return 0;
+    }
     if (rc == 0) {
         printf("PASS  %s  (opset %lld -> %s, axis %lld, %d data set%s; %s)\n", dir, (long long)model.opset,
                clg_preset_name(preset), (long long)model.axis, sets, sets == 1 ? "" : "s", summary);

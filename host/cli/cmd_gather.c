@@ -25,21 +25,6 @@ static int is_onnx_preset(clg_preset preset)
     return preset == CLG_ONNX_1 || preset == CLG_ONNX_11 || preset == CLG_ONNX_13;
 }
 
-static int parse_oob(const char *text, clg_oob_policy *policy)
-{
-    if (!text)
-        *policy = CLG_OOB_PRESET;
-    else if (strcmp(text, "error") == 0)
-        *policy = CLG_OOB_ERROR;
-    else if (strcmp(text, "zero") == 0)
-        *policy = CLG_OOB_ZERO;
-    else if (strcmp(text, "clamp") == 0)
-        *policy = CLG_OOB_CLAMP;
-    else
-        return cli_fail(CLI_EXIT_USAGE, "gather: --oob must be error, zero or clamp, not '%s'", text);
-    return 0;
-}
-
 /* The parsed command line. */
 typedef struct gather_request {
     clg_preset preset;
@@ -67,12 +52,11 @@ static int parse_request(cli_option *o, gather_request *req)
                         o[OPT_OP].value);
     req->axis = 0;
     req->has_axis = o[OPT_AXIS].value != NULL;
-    if (req->has_axis && cli_parse_int64(o[OPT_AXIS].value, &req->axis) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "gather: --axis '%s' is not an integer", o[OPT_AXIS].value);
     req->batch_dims = 0;
-    if (o[OPT_BATCH_DIMS].value && cli_parse_int64(o[OPT_BATCH_DIMS].value, &req->batch_dims) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "gather: --batch-dims '%s' is not an integer", o[OPT_BATCH_DIMS].value);
-    return parse_oob(o[OPT_OOB].value, &req->oob);
+    if (cli_parse_int64_option("gather", "axis", o[OPT_AXIS].value, &req->axis) != 0 ||
+        cli_parse_int64_option("gather", "batch-dims", o[OPT_BATCH_DIMS].value, &req->batch_dims) != 0)
+        return CLI_EXIT_USAGE;
+    return cli_parse_oob("gather", o[OPT_OOB].value, &req->oob);
 }
 
 static int run_gather(cli_option *o, const gather_request *req, cli_tensor *data, cli_tensor *indices,
@@ -114,7 +98,7 @@ static int run_gather(cli_option *o, const gather_request *req, cli_tensor *data
     if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
     /* the device's name before the call: clg_context_device_info clears the error message it leaves */
     clg_device_info info;
-    const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
+    const char *device = cli_device_name(ctx, &info);
     st = clg_gather(ctx, &desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
                     output->byte_size);
     int rc = 0;

@@ -4,6 +4,7 @@
 
 int cmd_gather(int argc, char **argv);
 int cmd_gather_tree(int argc, char **argv);
+int cmd_gather_quantized(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
@@ -12,5 +13,10 @@ int cmd_conformance(int argc, char **argv);
  * CLI_EXIT_REFUSED with the failure recorded. */
 struct clg_context;
 int cli_open_context(const char *device_spec, int verify, struct clg_context **out);
+
+/* The name of the device a context runs on, for messages ("?" if unknown); info is its storage. Ask before
+ * the failing call: clg_context_device_info clears the error message the call leaves. */
+struct clg_device_info;
+const char *cli_device_name(const struct clg_context *ctx, struct clg_device_info *info);
 
 #endif

@@ -12,6 +12,11 @@ static const char usage_text[] =
     "                  [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather gather-tree --step-ids S.npy --parent-ids P.npy --max-seq-len L.npy --end-token E.npy\n"
     "                  [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather gather-quantized --layout LAYOUT --data D.npy [--data-type u4|i4|u8|i8] [--data-shape SHAPE]\n"
+    "                  --indices I.npy [--scales S.npy [--scales-type bf16]]\n"
+    "                  [--zero-points Z.npy [--zero-points-shape SHAPE]] [--bits 4|8] [--block-size N]\n"
+    "                  [--gather-axis N] [--quantize-axis N] [--output-type f32|f16|bf16]\n"
+    "                  [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
     "  clgather conformance [--device SPEC] DIR...\n"
@@ -20,6 +25,11 @@ static const char usage_text[] =
     "PRESET: onnx-1 onnx-11 onnx-13 ov-gather-1 ov-gather-7 ov-gather-8\n"
     "  ONNX presets take the axis attribute (--axis, default 0); OpenVINO presets take an axis tensor:\n"
     "  --axis N is an i64 scalar, --axis-file gives one with its own type and shape (default 0).\n"
+    "LAYOUT: ort-block (com.microsoft.GatherBlockQuantized; --quantize-axis defaults to 1, as there)\n"
+    "  ggml-q4_0, ggml-q8_0 (data uint8 [rows, bytes per row]; no scales) ov-compressed (OpenVINO)\n"
+    "  4-bit data and zero points are uint8 files of packed bytes (low nibble first) with their logical\n"
+    "  shape in --data-shape / --zero-points-shape (default: the scales' shape), e.g. 4,32;\n"
+    "  bf16 scales and outputs are uint16 files of their bits.\n"
     "SPEC: a device index from 'clgather devices', 'cpu' for the CPU reference, or a substring of the\n"
     "  platform or device name; without --device, CLGATHER_DEVICE, else the first GPU, else the first device.\n"
     "--verify recomputes every result with the CPU reference and compares bit for bit.\n"
@@ -44,6 +54,8 @@ int main(int argc, char **argv)
             rc = cmd_gather(rest, rest_argv);
         } else if (strcmp(command, "gather-tree") == 0) {
             rc = cmd_gather_tree(rest, rest_argv);
+        } else if (strcmp(command, "gather-quantized") == 0) {
+            rc = cmd_gather_quantized(rest, rest_argv);
         } else if (strcmp(command, "devices") == 0) {
             rc = cmd_devices(rest, rest_argv);
         } else if (strcmp(command, "demo") == 0) {

@@ -42,6 +42,8 @@ enum {
     TENSOR_DATA_LOCATION = 14,
 };
 enum { ATTRIBUTE_TYPE_INT = 2 };
+/* TensorProto.DataType of the 4-bit types, read only where packed tensors are accepted */
+enum { ONNX_UINT4 = 21, ONNX_INT4 = 22 };
 
 /* TensorProto.DataType values and the clg_dtype each maps to. */
 static const struct {
@@ -100,41 +102,56 @@ static int parse_opset(const onnx_source *src, proto_bytes message, onnx_gather_
             return fail_at(src, "OperatorSetIdProto", &r,
                            "the default domain is imported twice with different versions");
         model->opset = version;
+    } else if (proto_bytes_equal(domain, "com.microsoft")) {
+        if (model->microsoft_opset >= 0 && model->microsoft_opset != version)
+            return fail_at(src, "OperatorSetIdProto", &r, "com.microsoft is imported twice with different versions");
+        model->microsoft_opset = version;
     }
     return 0;
 }
 
-static int parse_attribute(const onnx_source *src, proto_bytes message, onnx_gather_model *model)
+/* An INT attribute: its name and value. */
+static int parse_int_attribute(const onnx_source *src, proto_bytes message, proto_bytes *name, int64_t *value)
 {
     proto_reader r = proto_reader_over(message);
     proto_field f;
-    proto_bytes name = {NULL, 0};
-    int64_t type = -1, value = 0;
+    int64_t type = -1;
     int has_value = 0, is_reference = 0, got;
+    name->data = NULL;
+    name->len = 0;
+    *value = 0;
     while ((got = proto_next_field(&r, &f)) > 0) {
         if (f.number == ATTRIBUTE_NAME) {
             if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, "AttributeProto", &r, &f);
-            name = f.bytes;
+            *name = f.bytes;
         } else if (f.number == ATTRIBUTE_TYPE) {
             if (f.wire_type != PROTO_VARINT) return wire_mismatch(src, "AttributeProto", &r, &f);
             type = (int64_t)f.number_value;
         } else if (f.number == ATTRIBUTE_I) {
             if (f.wire_type != PROTO_VARINT) return wire_mismatch(src, "AttributeProto", &r, &f);
-            value = (int64_t)f.number_value;
+            *value = (int64_t)f.number_value;
             has_value = 1;
         } else if (f.number == ATTRIBUTE_REF_NAME) {
             is_reference = 1;
         }
     }
     if (got < 0) return fail_at(src, "AttributeProto", &r, r.error);
-    if (!proto_bytes_equal(name, "axis"))
-        return fail_at(src, "AttributeProto", &r, "Gather has no attribute of this name (only 'axis')");
-    if (is_reference) return fail_at(src, "AttributeProto", &r, "'axis' refers to a function attribute; not supported");
+    if (is_reference) return fail_at(src, "AttributeProto", &r, "the attribute refers to a function attribute");
     /* models from before AttributeProto.type was filled in leave it unset (0) */
     if (type != ATTRIBUTE_TYPE_INT && !(type <= 0 && has_value))
-        return fail_at(src, "AttributeProto", &r, "'axis' is not an INT attribute");
-    model->axis = value;
+        return fail_at(src, "AttributeProto", &r, "the attribute is not an INT attribute");
     return 0;
+}
+
+/* The attribute names each node takes, and where their values go. */
+static int64_t *attribute_slot(onnx_gather_model *model, proto_bytes name)
+{
+    if (!model->quantized) return proto_bytes_equal(name, "axis") ? &model->axis : NULL;
+    if (proto_bytes_equal(name, "gather_axis")) return &model->gather_axis;
+    if (proto_bytes_equal(name, "quantize_axis")) return &model->quantize_axis;
+    if (proto_bytes_equal(name, "block_size")) return &model->block_size;
+    if (proto_bytes_equal(name, "bits")) return &model->bits;
+    return NULL;
 }
 
 static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_model *model)
@@ -142,15 +159,14 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
     proto_reader r = proto_reader_over(message);
     proto_field f;
     proto_bytes op_type = {NULL, 0}, domain = {NULL, 0};
-    proto_bytes inputs[2] = {{NULL, 0}, {NULL, 0}};
+    proto_bytes inputs[4] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}};
     int input_count = 0, output_count = 0, got;
-    model->axis = 0;
-    int axis_seen = 0;
+    /* first pass: what the node is, its inputs and output */
     while ((got = proto_next_field(&r, &f)) > 0) {
         switch (f.number) {
         case NODE_INPUT:
             if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, "NodeProto", &r, &f);
-            if (input_count < 2) inputs[input_count] = f.bytes;
+            if (input_count < 4) inputs[input_count] = f.bytes;
             ++input_count;
             break;
         case NODE_OUTPUT:
@@ -168,22 +184,71 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
             break;
         case NODE_ATTRIBUTE:
             if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, "NodeProto", &r, &f);
-            if (axis_seen) return fail_at(src, "NodeProto", &r, "attribute 'axis' given twice");
-            if (parse_attribute(src, f.bytes, model) != 0) return CLI_EXIT_REFUSED;
-            axis_seen = 1;
             break;
         default: break;
         }
     }
     if (got < 0) return fail_at(src, "NodeProto", &r, r.error);
-    if (!proto_bytes_equal(op_type, "Gather")) return fail_at(src, "NodeProto", &r, "the node is not a Gather");
-    if (!(domain.len == 0 || proto_bytes_equal(domain, "ai.onnx")))
+    const int default_domain = domain.len == 0 || proto_bytes_equal(domain, "ai.onnx");
+    if (proto_bytes_equal(op_type, "GatherBlockQuantized")) {
+        if (!proto_bytes_equal(domain, "com.microsoft"))
+            return fail_at(src, "NodeProto", &r, "GatherBlockQuantized is not in the com.microsoft domain");
+        model->quantized = 1;
+    } else if (!proto_bytes_equal(op_type, "Gather")) {
+        return fail_at(src, "NodeProto", &r, "the node is neither a Gather nor a GatherBlockQuantized");
+    } else if (!default_domain) {
         return fail_at(src, "NodeProto", &r, "the Gather node is not in the default ONNX domain");
-    if (input_count != 2) return fail_at(src, "NodeProto", &r, "Gather needs exactly two inputs");
-    if (output_count != 1) return fail_at(src, "NodeProto", &r, "Gather needs exactly one output");
-    if (inputs[0].len == 0 || inputs[1].len == 0) return fail_at(src, "NodeProto", &r, "a Gather input is unnamed");
+    }
+    const char *op = model->quantized ? "GatherBlockQuantized" : "Gather";
+    char reason[96];
+    if (model->quantized ? (input_count < 3 || input_count > 4) : input_count != 2) {
+        snprintf(reason, sizeof reason, "%s needs %s inputs, not %d", op, model->quantized ? "3 or 4" : "exactly two",
+                 input_count);
+        return fail_at(src, "NodeProto", &r, reason);
+    }
+    if (output_count != 1) {
+        snprintf(reason, sizeof reason, "%s needs exactly one output", op);
+        return fail_at(src, "NodeProto", &r, reason);
+    }
+    for (int i = 0; i < (input_count < 3 ? input_count : 3); ++i)
+        if (inputs[i].len == 0) {
+            snprintf(reason, sizeof reason, "a %s input is unnamed", op);
+            return fail_at(src, "NodeProto", &r, reason);
+        }
     model->data_name = inputs[0];
     model->indices_name = inputs[1];
+    model->scales_name = inputs[2];
+    model->zero_points_name = inputs[3]; /* an empty name is an omitted optional input */
+
+    /* second pass: the attributes, each at most once */
+    model->axis = 0;
+    model->gather_axis = 0;
+    model->quantize_axis = 1;
+    model->block_size = 128;
+    model->bits = 4;
+    int64_t *seen[8];
+    int seen_count = 0;
+    proto_reader again = proto_reader_over(message);
+    while (proto_next_field(&again, &f) > 0) {
+        if (f.number != NODE_ATTRIBUTE) continue;
+        proto_bytes name;
+        int64_t value;
+        if (parse_int_attribute(src, f.bytes, &name, &value) != 0) return CLI_EXIT_REFUSED;
+        int64_t *slot = attribute_slot(model, name);
+        if (!slot) {
+            snprintf(reason, sizeof reason, "%s has no INT attribute '%.*s'", op, (int)(name.len > 40 ? 40 : name.len),
+                     (const char *)name.data);
+            return fail_at(src, "NodeProto", &again, reason);
+        }
+        for (int i = 0; i < seen_count; ++i)
+            if (seen[i] == slot) {
+                snprintf(reason, sizeof reason, "attribute '%.*s' given twice", (int)(name.len > 40 ? 40 : name.len),
+                         (const char *)name.data);
+                return fail_at(src, "NodeProto", &again, reason);
+            }
+        if (seen_count < 8) seen[seen_count++] = slot;
+        *slot = value;
+    }
     return 0;
 }
 
@@ -266,6 +331,7 @@ int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t
 {
     memset(model, 0, sizeof *model);
     model->opset = -1;
+    model->microsoft_opset = -1;
     onnx_source src = {where, file};
     proto_bytes whole = {file, len};
     proto_reader r = proto_reader_over(whole);
@@ -287,8 +353,12 @@ int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t
     }
     if (got < 0) return fail_at(&src, "ModelProto", &r, r.error);
     if (graph_count != 1) return fail_at(&src, "ModelProto", &r, "the model needs exactly one graph");
-    if (model->opset < 0) return fail_at(&src, "ModelProto", &r, "no opset_import for the default ONNX domain");
-    return parse_graph(&src, graph, model);
+    if (parse_graph(&src, graph, model) != 0) return CLI_EXIT_REFUSED;
+    if (model->quantized && model->microsoft_opset != 1)
+        return fail_at(&src, "ModelProto", &r, "GatherBlockQuantized needs com.microsoft version 1 in opset_import");
+    if (!model->quantized && model->opset < 0)
+        return fail_at(&src, "ModelProto", &r, "no opset_import for the default ONNX domain");
+    return 0;
 }
 
 /* ---- TensorProto ----------------------------------------------------------------------------- */
@@ -374,7 +444,14 @@ static int element_wire_type_of(uint32_t field_number)
 
 int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name)
 {
+    return onnx_parse_tensor_packed(where, message, out, name, NULL);
+}
+
+int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name,
+                             onnx_packed_info *packed)
+{
     memset(out, 0, sizeof *out);
+    if (packed) memset(packed, 0, sizeof *packed);
     onnx_source src = {where, message.data};
     proto_reader r = proto_reader_over(message);
     proto_field f;
@@ -444,6 +521,19 @@ int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, p
     }
     if (got < 0) return fail_at(&src, "TensorProto", &r, r.error);
 
+    if (packed && (data_type == ONNX_UINT4 || data_type == ONNX_INT4)) {
+        /* two values a byte, low nibble first: the bytes are kept as they are, u8 [ceil(count / 2)] */
+        if (!raw_seen) return fail_at(&src, "TensorProto", &r, "a 4-bit tensor without raw_data is not supported");
+        uint64_t count = 0;
+        if (cli_shape_size(rank, dims, 1, &count, NULL, NULL) != 0)
+            return fail_at(&src, "TensorProto", &r, "the dims' element count overflows");
+        packed->type = data_type == ONNX_UINT4 ? CLG_QUANT_U4 : CLG_QUANT_I4;
+        packed->rank = rank;
+        memcpy(packed->shape, dims, sizeof(int64_t) * (size_t)rank);
+        rank = 1;
+        dims[0] = (int64_t)(count / 2 + count % 2);
+        data_type = 2; /* UINT8 */
+    }
     clg_dtype type = CLG_DTYPE_INVALID;
     const char *onnx_name = "unknown";
     for (size_t i = 0; i < sizeof tensor_types / sizeof tensor_types[0]; ++i)

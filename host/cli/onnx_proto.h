@@ -1,6 +1,7 @@
 /* The few ONNX protobuf messages the conformance runner needs: ModelProto (opset_import, graph),
- * GraphProto (node, initializer, input, output), NodeProto, AttributeProto (the int "axis"),
- * OperatorSetIdProto and TensorProto (dims, data_type, raw_data and the typed repeated fields). */
+ * GraphProto (node, initializer, input, output), NodeProto (a Gather, or a com.microsoft
+ * GatherBlockQuantized), AttributeProto (int attributes), OperatorSetIdProto and TensorProto (dims,
+ * data_type, raw_data and the typed repeated fields; 4-bit tensors from raw_data). */
 #ifndef CLI_ONNX_PROTO_H
 #define CLI_ONNX_PROTO_H
 
@@ -12,9 +13,16 @@
 
 typedef struct onnx_gather_model {
     int64_t ir_version;
-    int64_t opset; /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
-    int64_t axis;  /* the Gather node's attribute, 0 when absent */
-    proto_bytes data_name, indices_name, output_name; /* the Gather node's inputs and output */
+    int64_t opset;           /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
+    int64_t microsoft_opset; /* of the com.microsoft domain; -1 when the model imports none */
+    int64_t axis;            /* the Gather node's attribute, 0 when absent */
+    /* The node is com.microsoft's GatherBlockQuantized: its attributes, ONNX Runtime's defaults when
+     * absent (gather_axis 0, quantize_axis 1, block_size 128, bits 4), and its third and fourth
+     * inputs (zero_points_name empty when not given). */
+    int quantized;
+    int64_t gather_axis, quantize_axis, block_size, bits;
+    proto_bytes scales_name, zero_points_name;
+    proto_bytes data_name, indices_name, output_name; /* the node's first two inputs and its output */
     int feed_count; /* graph inputs that are not initializers, in order: what input_<k>.pb feed */
     proto_bytes feeds[ONNX_MAX_GRAPH_VALUES];
     int initializer_count;
@@ -24,11 +32,25 @@ typedef struct onnx_gather_model {
     proto_bytes graph_outputs[ONNX_MAX_GRAPH_VALUES];
 } onnx_gather_model;
 
-/* Parse a model holding exactly one node, a Gather of the default domain. The spans point into
- * file, which must outlive the model. Returns 0, or CLI_EXIT_REFUSED with the failure recorded. */
+/* Parse a model holding exactly one node, a Gather of the default domain or a GatherBlockQuantized of
+ * com.microsoft (version 1). The spans point into file, which must outlive the model. Returns 0, or
+ * CLI_EXIT_REFUSED with the failure recorded. */
 int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t len, onnx_gather_model *model);
 
-/* Decode a TensorProto into a host tensor (host byte order). name (may be NULL) receives its name. */
+/* Decode a TensorProto into a host tensor (host byte order). name (may be NULL) receives its name.
+ * 4-bit tensors are refused. */
 int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name);
+
+/* The logical type and shape of a 4-bit TensorProto (UINT4, INT4), whose bytes stay packed. */
+typedef struct onnx_packed_info {
+    clg_quant_type type; /* CLG_QUANT_U4 or CLG_QUANT_I4; CLG_QUANT_TYPE_INVALID: not a 4-bit tensor */
+    int32_t rank;
+    int64_t shape[CLG_MAX_RANK];
+} onnx_packed_info;
+
+/* As onnx_parse_tensor, but a UINT4 or INT4 tensor (raw_data only) is accepted: out receives its
+ * packed bytes as u8 [ceil(count / 2)] and packed its logical type and shape. */
+int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name,
+                             onnx_packed_info *packed);
 
 #endif

@@ -131,6 +131,10 @@ const char *clg_status_string(clg_status status)
         CLG_NAME(CLG_ERR_INVALID_BINARY_BLOB)
         CLG_NAME(CLG_ERR_DEVICE_OUT_OF_MEMORY)
         CLG_NAME(CLG_ERR_INVALID_SEQ_LEN)
+        CLG_NAME(CLG_ERR_INVALID_LAYOUT)
+        CLG_NAME(CLG_ERR_INVALID_BLOCK_SIZE)
+        CLG_NAME(CLG_ERR_INVALID_BITS)
+        CLG_NAME(CLG_ERR_INPUT_NOT_ALLOWED)
 #undef CLG_NAME
     default: break;
     }

@@ -11,5 +11,8 @@ for device in [None, "cpu"]:
     for example in range(1, 8):
         check(f"openvino-gather-8.txt: example {example}:" in out, f"demo covers Gather-8 example {example}")
     check("driver" in out, "demo names the driver")
+    for layout in ["ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed"]:
+        check(f"{layout} " in out and "dequantizing gather: " + layout in out,
+              f"demo on {device} shows a {layout} example")
 expect_status(["demo", "--device", "no-such-device-xyz"], 1, "demo on an unknown device", "CLG_ERR_NO_DEVICE")
 finish()

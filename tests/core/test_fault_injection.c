@@ -179,6 +179,63 @@ static clg_status step_tree_enqueue_invalid(sequence_state *s, unsigned char *ou
     return tree(s, 0, 1, out, want);
 }
 
+/* A dequantizing gather: ONNX Runtime u4 [4, 16] (one f32 scale a row) through the synchronous call,
+ * or through the enqueue call on buffers made here with one index out of range (valid = 0). */
+static clg_status quantized(sequence_state *s, int valid, int enqueue, unsigned char *out, unsigned char *want)
+{
+    clg_gather_quantized_desc d;
+    memset(&d, 0, sizeof d);
+    const int64_t qs[] = {4, 16}, ss[] = {4, 1}, qi[] = {3};
+    d.layout = CLG_QUANT_ORT_BLOCK;
+    d.data.type = CLG_QUANT_U4;
+    d.data.rank = 2;
+    memcpy(d.data.shape, qs, sizeof qs);
+    support_shape(&d.indices, CLG_I32, 1, qi);
+    support_shape(&d.scales, CLG_F32, 2, ss);
+    d.block_size = 16;
+    d.quantize_axis = 1;
+    unsigned char table[32];
+    for (int k = 0; k < 32; ++k) table[k] = (unsigned char)(k * 37);
+    const float scales[4] = {0.5f, -1, 2, 0.25f};
+    const int32_t idx[3] = {3, valid ? 0 : 4, -2};
+    clg_gather_quantized_reference(&d, table, sizeof table, idx, sizeof idx, scales, sizeof scales, NULL, 0, want,
+                                   OUT_BYTES);
+    if (!enqueue)
+        return clg_gather_quantized(s->ctx, &d, table, sizeof table, idx, sizeof idx, scales, sizeof scales, NULL, 0,
+                                    out, OUT_BYTES);
+    cl_context cl = clg_context_cl_context(s->ctx);
+    cl_command_queue q = clg_context_cl_queue(s->ctx);
+    cl_int err;
+    const cl_mem_flags in_flags = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    cl_mem bd = clCreateBuffer(cl, in_flags, sizeof table, table, &err);
+    cl_mem bi = clCreateBuffer(cl, in_flags, sizeof idx, (void *)idx, &err);
+    cl_mem bs = clCreateBuffer(cl, in_flags, sizeof scales, (void *)scales, &err);
+    cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
+    cl_event done = NULL;
+    clg_status st = clg_gather_quantized_enqueue(s->ctx, &d, q, bd, 0, bi, 0, bs, 0, NULL, 0, bo, 0, 0, NULL, &done);
+    st = settle(s, st, done);
+    clFinish(q);
+    clEnqueueReadBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL);
+    clReleaseMemObject(bd);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bs);
+    clReleaseMemObject(bo);
+    return st;
+}
+
+static clg_status step_quantized(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return quantized(s, 1, 0, out, want);
+}
+static clg_status step_quantized_enqueue(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return quantized(s, 1, 1, out, want);
+}
+static clg_status step_quantized_enqueue_bad_index(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return quantized(s, 0, 1, out, want);
+}
+
 static const struct {
     const char *name;
     step_fn run;
@@ -194,6 +251,9 @@ static const struct {
     {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT},
     {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS},
     {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT},
+    {"dequantizing gather", step_quantized, CLG_SUCCESS},
+    {"enqueue dequantizing gather (device index check)", step_quantized_enqueue, CLG_SUCCESS},
+    {"enqueue dequantizing gather with a bad index", step_quantized_enqueue_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE},
 };
 enum { STEPS = sizeof steps / sizeof steps[0] };
 

@@ -1,0 +1,247 @@
+/* clgather gather-quantized: one dequantizing gather over .npy files. 4-bit tensors travel as uint8
+ * arrays of their packed bytes (their logical shape given by a flag); bf16 scales and outputs as
+ * uint16 arrays of their bits, since NumPy has no bf16. */
+#include "cli_args.h"
+#include "cli_error.h"
+#include "commands.h"
+#include "npy.h"
+
+#include <string.h>
+
+enum {
+    OPT_LAYOUT,
+    OPT_DATA,
+    OPT_DATA_TYPE,
+    OPT_DATA_SHAPE,
+    OPT_INDICES,
+    OPT_SCALES,
+    OPT_SCALES_TYPE,
+    OPT_ZERO_POINTS,
+    OPT_ZERO_POINTS_SHAPE,
+    OPT_BITS,
+    OPT_BLOCK_SIZE,
+    OPT_GATHER_AXIS,
+    OPT_QUANTIZE_AXIS,
+    OPT_OUTPUT_TYPE,
+    OPT_OOB,
+    OPT_DEVICE,
+    OPT_VERIFY,
+    OPT_OUT,
+    OPT_COUNT
+};
+
+enum { INPUT_DATA, INPUT_INDICES, INPUT_SCALES, INPUT_ZERO_POINTS, INPUT_COUNT };
+
+static const char *const command = "gather-quantized";
+
+static int is_4bit(clg_quant_type t) { return t == CLG_QUANT_U4 || t == CLG_QUANT_I4; }
+
+static int is_ggml(clg_quant_layout l) { return l == CLG_QUANT_GGML_Q4_0 || l == CLG_QUANT_GGML_Q8_0; }
+
+/* The quantized type of a file's elements: uint8 or int8, or (4-bit) uint8 bytes of packed nibbles. */
+static int quant_type_of(const char *what, const char *path, const cli_tensor *t, const char *type_flag,
+                         clg_quant_type *out)
+{
+    if (type_flag) {
+        *out = clg_quant_type_from_name(type_flag);
+        if (*out == CLG_QUANT_TYPE_INVALID)
+            return cli_fail(CLI_EXIT_USAGE, "%s: --data-type must be u4, i4, u8 or i8, not '%s'", command, type_flag);
+    } else {
+        *out = t->type == CLG_I8 ? CLG_QUANT_I8 : CLG_QUANT_U8;
+    }
+    const clg_dtype want = *out == CLG_QUANT_I8 ? CLG_I8 : CLG_U8;
+    if (t->type != want)
+        return cli_fail(CLI_EXIT_REFUSED, "%s '%s' holds %s; %s %s data is stored as %s", what, path,
+                        clg_dtype_name(t->type), command, clg_quant_type_name(*out), clg_dtype_name(want));
+    return 0;
+}
+
+/* A quantized tensor's description: its own shape, or for 4-bit data the logical shape given as text
+ * (default: fallback_shape) while the file holds the packed bytes. */
+static int quant_desc(const char *name, const char *shape_text, const cli_tensor *t, clg_quant_type type,
+                      const clg_tensor_desc *fallback_shape, clg_quant_tensor_desc *out)
+{
+    memset(out, 0, sizeof *out);
+    out->type = type;
+    if (!is_4bit(type)) {
+        if (shape_text)
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is for 4-bit data only; the file's shape is used", command, name);
+        out->rank = t->rank;
+        memcpy(out->shape, t->shape, sizeof(int64_t) * (size_t)t->rank);
+        return 0;
+    }
+    if (shape_text) return cli_parse_shape(command, name, shape_text, &out->rank, out->shape);
+    if (!fallback_shape)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --%s is required for %s data (the file holds packed bytes)", command, name,
+                        clg_quant_type_name(type));
+    out->rank = fallback_shape->rank;
+    memcpy(out->shape, fallback_shape->shape, sizeof out->shape);
+    return 0;
+}
+
+static int parse_output_type(const char *text, clg_dtype *out)
+{
+    *out = CLG_DTYPE_INVALID;
+    if (!text) return 0;
+    *out = clg_dtype_from_name(text);
+    if (*out != CLG_F32 && *out != CLG_F16 && *out != CLG_BF16)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --output-type must be f32, f16 or bf16, not '%s'", command, text);
+    return 0;
+}
+
+/* Check that a file holds exactly the bytes the descriptor calls for. */
+static int check_bytes(const char *what, const char *path, const cli_tensor *t, uint64_t want)
+{
+    if (t->byte_size != want)
+        return cli_fail(CLI_EXIT_REFUSED, "%s '%s' holds %zu bytes; the descriptor calls for %llu", what, path,
+                        t->byte_size, (unsigned long long)want);
+    return 0;
+}
+
+static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quantized_desc *desc)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->layout = clg_quant_layout_from_name(o[OPT_LAYOUT].value);
+    if (desc->layout == CLG_QUANT_LAYOUT_INVALID)
+        return cli_fail(CLI_EXIT_USAGE, "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q8_0, ov-compressed)",
+                        command, o[OPT_LAYOUT].value);
+    int64_t bits = 0, quantize_axis = 1;
+    if (cli_parse_int64_option(command, "bits", o[OPT_BITS].value, &bits) != 0 ||
+        cli_parse_int64_option(command, "block-size", o[OPT_BLOCK_SIZE].value, &desc->block_size) != 0 ||
+        cli_parse_int64_option(command, "gather-axis", o[OPT_GATHER_AXIS].value, &desc->gather_axis) != 0 ||
+        cli_parse_int64_option(command, "quantize-axis", o[OPT_QUANTIZE_AXIS].value, &quantize_axis) != 0 ||
+        parse_output_type(o[OPT_OUTPUT_TYPE].value, &desc->output_type) != 0 ||
+        cli_parse_oob(command, o[OPT_OOB].value, &desc->oob_policy) != 0)
+        return CLI_EXIT_USAGE;
+    if (bits < 0 || bits > 64)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --bits %lld is not 4 or 8", command, (long long)bits);
+    desc->bits = (int32_t)bits;
+    desc->quantize_axis = quantize_axis; /* ONNX Runtime's default, 1, when absent */
+    if (is_ggml(desc->layout) && (o[OPT_SCALES].value || o[OPT_ZERO_POINTS].value))
+        return cli_fail(CLI_EXIT_USAGE, "%s: %s blocks hold their own scales: no --scales, no --zero-points", command,
+                        o[OPT_LAYOUT].value);
+    if (!is_ggml(desc->layout) && !o[OPT_SCALES].value)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --scales is required for layout %s", command, o[OPT_LAYOUT].value);
+
+    if (cli_npy_read("data", o[OPT_DATA].value, &in[INPUT_DATA]) != 0 ||
+        cli_npy_read("indices", o[OPT_INDICES].value, &in[INPUT_INDICES]) != 0)
+        return CLI_EXIT_REFUSED;
+    clg_quant_type data_type = CLG_QUANT_TYPE_INVALID;
+    int rc = quant_type_of("data", o[OPT_DATA].value, &in[INPUT_DATA], o[OPT_DATA_TYPE].value, &data_type);
+    if (rc == 0) rc = quant_desc("data-shape", o[OPT_DATA_SHAPE].value, &in[INPUT_DATA], data_type, NULL, &desc->data);
+    if (rc != 0) return rc;
+    desc->indices = cli_tensor_desc(&in[INPUT_INDICES]);
+
+    if (o[OPT_SCALES].value) {
+        if (cli_npy_read("scales", o[OPT_SCALES].value, &in[INPUT_SCALES]) != 0) return CLI_EXIT_REFUSED;
+        desc->scales = cli_tensor_desc(&in[INPUT_SCALES]);
+        if (o[OPT_SCALES_TYPE].value) {
+            if (strcmp(o[OPT_SCALES_TYPE].value, "bf16") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "%s: --scales-type takes only bf16 (uint16 bits), not '%s'", command,
+                                o[OPT_SCALES_TYPE].value);
+            if (in[INPUT_SCALES].type != CLG_U16)
+                return cli_fail(CLI_EXIT_REFUSED, "scales '%s' holds %s; bf16 scales are stored as u16 bits",
+                                o[OPT_SCALES].value, clg_dtype_name(in[INPUT_SCALES].type));
+            desc->scales.type = CLG_BF16;
+        }
+    } else if (o[OPT_SCALES_TYPE].value) {
+        return cli_fail(CLI_EXIT_USAGE, "%s: --scales-type without --scales", command);
+    }
+    if (o[OPT_ZERO_POINTS].value) {
+        if (cli_npy_read("zero_points", o[OPT_ZERO_POINTS].value, &in[INPUT_ZERO_POINTS]) != 0) return CLI_EXIT_REFUSED;
+        clg_quant_type z = CLG_QUANT_TYPE_INVALID;
+        rc = quant_type_of("zero_points", o[OPT_ZERO_POINTS].value, &in[INPUT_ZERO_POINTS],
+                           clg_quant_type_name(data_type), &z);
+        if (rc == 0)
+            rc = quant_desc("zero-points-shape", o[OPT_ZERO_POINTS_SHAPE].value, &in[INPUT_ZERO_POINTS], z,
+                            &desc->scales, &desc->zero_points);
+        if (rc != 0) return rc;
+    } else if (o[OPT_ZERO_POINTS_SHAPE].value) {
+        return cli_fail(CLI_EXIT_USAGE, "%s: --zero-points-shape without --zero-points", command);
+    }
+    return 0;
+}
+
+static int run_gather_quantized(cli_option *o, cli_tensor in[INPUT_COUNT], cli_tensor *output)
+{
+    clg_gather_quantized_desc desc;
+    int rc = build_desc(o, in, &desc);
+    if (rc != 0) return rc;
+
+    int32_t out_rank = 0;
+    int64_t out_shape[CLG_MAX_OUTPUT_RANK];
+    clg_dtype out_type = CLG_DTYPE_INVALID;
+    uint64_t sizes[INPUT_COUNT] = {0}, output_bytes = 0;
+    clg_status st = clg_gather_quantized_output_shape(&desc, &out_rank, out_shape, &out_type);
+    if (st == CLG_SUCCESS)
+        st = clg_gather_quantized_sizes(&desc, &sizes[INPUT_DATA], &sizes[INPUT_INDICES], &sizes[INPUT_SCALES],
+                                        &sizes[INPUT_ZERO_POINTS], &output_bytes);
+    if (st != CLG_SUCCESS)
+        return cli_fail_status(st, "%s %s on data '%s' and indices '%s'", command, o[OPT_LAYOUT].value,
+                               o[OPT_DATA].value, o[OPT_INDICES].value);
+    static const char *const what[INPUT_COUNT] = {"data", "indices", "scales", "zero_points"};
+    const int option_of[INPUT_COUNT] = {OPT_DATA, OPT_INDICES, OPT_SCALES, OPT_ZERO_POINTS};
+    for (int i = 0; i < INPUT_COUNT; ++i)
+        if (o[option_of[i]].value && check_bytes(what[i], o[option_of[i]].value, &in[i], sizes[i]) != 0)
+            return CLI_EXIT_REFUSED;
+    /* bf16 results are written as their uint16 bits */
+    if (cli_tensor_alloc(output, out_type == CLG_BF16 ? CLG_U16 : out_type, out_rank, out_shape, "output") != 0)
+        return CLI_EXIT_REFUSED;
+    if (output->byte_size != output_bytes)
+        return cli_fail(CLI_EXIT_REFUSED, "%s: the library reports an output of %llu bytes, expected %zu", command,
+                        (unsigned long long)output_bytes, output->byte_size);
+
+    clg_context *ctx = NULL;
+    if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
+    clg_device_info info;
+    const char *device = cli_device_name(ctx, &info);
+    const int has_zero_points = o[OPT_ZERO_POINTS].value != NULL;
+    st = clg_gather_quantized(ctx, &desc, in[INPUT_DATA].bytes, in[INPUT_DATA].byte_size, in[INPUT_INDICES].bytes,
+                              in[INPUT_INDICES].byte_size, in[INPUT_SCALES].bytes, in[INPUT_SCALES].byte_size,
+                              has_zero_points ? in[INPUT_ZERO_POINTS].bytes : NULL, in[INPUT_ZERO_POINTS].byte_size,
+                              output->bytes, output->byte_size);
+    if (st != CLG_SUCCESS)
+        rc = cli_fail_status(st, "%s %s on data '%s' and indices '%s' (device %s)", command, o[OPT_LAYOUT].value,
+                             o[OPT_DATA].value, o[OPT_INDICES].value, device);
+    clg_context_release(ctx);
+    if (rc != 0) return rc;
+    return cli_npy_write(o[OPT_OUT].value, output);
+}
+
+int cmd_gather_quantized(int argc, char **argv)
+{
+    cli_option options[OPT_COUNT] = {
+        [OPT_LAYOUT] = {"layout", 1, NULL},
+        [OPT_DATA] = {"data", 1, NULL},
+        [OPT_DATA_TYPE] = {"data-type", 1, NULL},
+        [OPT_DATA_SHAPE] = {"data-shape", 1, NULL},
+        [OPT_INDICES] = {"indices", 1, NULL},
+        [OPT_SCALES] = {"scales", 1, NULL},
+        [OPT_SCALES_TYPE] = {"scales-type", 1, NULL},
+        [OPT_ZERO_POINTS] = {"zero-points", 1, NULL},
+        [OPT_ZERO_POINTS_SHAPE] = {"zero-points-shape", 1, NULL},
+        [OPT_BITS] = {"bits", 1, NULL},
+        [OPT_BLOCK_SIZE] = {"block-size", 1, NULL},
+        [OPT_GATHER_AXIS] = {"gather-axis", 1, NULL},
+        [OPT_QUANTIZE_AXIS] = {"quantize-axis", 1, NULL},
+        [OPT_OUTPUT_TYPE] = {"output-type", 1, NULL},
+        [OPT_OOB] = {"oob", 1, NULL},
+        [OPT_DEVICE] = {"device", 1, NULL},
+        [OPT_VERIFY] = {"verify", 0, NULL},
+        [OPT_OUT] = {"out", 1, NULL},
+    };
+    int rc = cli_parse_options(command, argc, argv, options, OPT_COUNT, NULL, NULL, 0);
+    if (rc != 0) return rc;
+    static const char *const required[] = {"layout", "data", "indices", "out"};
+    const int required_index[] = {OPT_LAYOUT, OPT_DATA, OPT_INDICES, OPT_OUT};
+    for (int i = 0; i < 4; ++i)
+        if (!options[required_index[i]].value)
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is required", command, required[i]);
+    cli_tensor inputs[INPUT_COUNT], output;
+    memset(inputs, 0, sizeof inputs);
+    memset(&output, 0, sizeof output);
+    rc = run_gather_quantized(options, inputs, &output);
+    cli_tensor_free(&output);
+    for (int i = 0; i < INPUT_COUNT; ++i) cli_tensor_free(&inputs[i]);
+    return rc;
+}

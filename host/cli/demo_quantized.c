@@ -1,0 +1,145 @@
+#include "demo_quantized.h"
+
+#include "cli_error.h"
+#include "tensor.h"
+#include "tensor_format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { DEMO_MAX_BYTES = 64, DEMO_MAX_VALUES = 64 };
+
+typedef struct demo_quantized_case {
+    const char *title;
+    clg_gather_quantized_desc desc;
+    unsigned char data[DEMO_MAX_BYTES];
+    float scales[4];
+    unsigned char zero_points[4];
+    int64_t indices[4];
+    double expected[DEMO_MAX_VALUES]; /* worked out by hand from the rule in the title */
+} demo_quantized_case;
+
+/* ONNX Runtime: u4 [3, 16], one block a row; row 0 holds 0..15, row 1 15..0, row 2 0,1,2,3 repeated. */
+#define U4_ROW(a, b, c, d, e, f, g, h) a | b << 4, c | d << 4, e | f << 4, g | h << 4
+/* ggml q4_0 row 0: d = 0.5 (f16 0x3800), nibble j low, 15 - j high; row 1: d = 2 (0x4000), all 0x79. */
+#define Q4_0_ROW0_BYTES \
+    0x00, 0x38, 0xF0, 0xE1, 0xD2, 0xC3, 0xB4, 0xA5, 0x96, 0x87, 0x78, 0x69, 0x5A, 0x4B, 0x3C, 0x2D, 0x1E, 0x0F
+#define Q4_0_ROW1_BYTES \
+    0x00, 0x40, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79
+
+static const demo_quantized_case demo_cases[] = {
+    {"ort-block (com.microsoft.GatherBlockQuantized): u4 [3, 16], block 16, zero points 8, 0, 15, f32 scales "
+     "0.5, 2, -1; indices [2, 0]: (q - zp) * scale",
+     {.layout = CLG_QUANT_ORT_BLOCK,
+      .data = {CLG_QUANT_U4, 2, {3, 16}},
+      .indices = {CLG_I64, 1, {2}},
+      .scales = {CLG_F32, 2, {3, 1}},
+      .zero_points = {CLG_QUANT_U4, 2, {3, 1}},
+      .bits = 4,
+      .block_size = 16,
+      .quantize_axis = 1},
+     {U4_ROW(0, 1, 2, 3, 4, 5, 6, 7), U4_ROW(8, 9, 10, 11, 12, 13, 14, 15), U4_ROW(15, 14, 13, 12, 11, 10, 9, 8),
+      U4_ROW(7, 6, 5, 4, 3, 2, 1, 0), U4_ROW(0, 1, 2, 3, 0, 1, 2, 3), U4_ROW(0, 1, 2, 3, 0, 1, 2, 3)},
+     {0.5f, 2.0f, -1.0f},
+     {8 | 0 << 4, 15},
+     {2, 0},
+     {15, 14,   13, 12,   15, 14,   13, 12,   15, 14,  13,  12,  15,  14,  13,  12,
+      -4, -3.5, -3, -2.5, -2, -1.5, -1, -0.5, 0,  0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5}},
+    {"ggml-q4_0: rows of one block (f16 d, 16 bytes: elements 0..15 low nibbles, 16..31 high); row 0 d 0.5, "
+     "row 1 d 2 and bytes 0x79; indices [1, 0]: (nibble - 8) * d",
+     {.layout = CLG_QUANT_GGML_Q4_0, .data = {CLG_QUANT_U8, 2, {2, 18}}, .indices = {CLG_I64, 1, {2}}},
+     {Q4_0_ROW0_BYTES, Q4_0_ROW1_BYTES},
+     {0},
+     {0},
+     {1, 0},
+     {2,  2,   2,  2,   2,   2,  2,   2,  2,   2,  2,   2,    2,    2,    2,    2,    -2,   -2,   -2,   -2,  -2, -2,
+      -2, -2,  -2, -2,  -2,  -2, -2,  -2, -2,  -2, -4,  -3.5, -3,   -2.5, -2,   -1.5, -1,   -0.5, 0,    0.5, 1,  1.5,
+      2,  2.5, 3,  3.5, 3.5, 3,  2.5, 2,  1.5, 1,  0.5, 0,    -0.5, -1,   -1.5, -2,   -2.5, -3,   -3.5, -4}},
+    {"ggml-q8_0: one row of one block, d 0.25 (f16 0x3400), int8 values -16..15; indices [0]: q * d",
+     {.layout = CLG_QUANT_GGML_Q8_0, .data = {CLG_QUANT_U8, 2, {1, 34}}, .indices = {CLG_I64, 1, {1}}},
+     {0x00, 0x34, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE,
+      0xFF, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F},
+     {0},
+     {0},
+     {0},
+     {-4, -3.75, -3.5, -3.25, -3, -2.75, -2.5, -2.25, -2, -1.75, -1.5, -1.25, -1, -0.75, -0.5, -0.25,
+      0,  0.25,  0.5,  0.75,  1,  1.25,  1.5,  1.75,  2,  2.25,  2.5,  2.75,  3,  3.25,  3.5,  3.75}},
+    {"ov-compressed (OpenVINO): u8 [2, 8], groups of 4, f32 scales [[1, 0.5], [-2, 0.25]], one zero point 128; "
+     "indices [1, 2, 0], 2 out of range: (q - zp) * scale, zeros",
+     {.layout = CLG_QUANT_OV_COMPRESSED,
+      .data = {CLG_QUANT_U8, 2, {2, 8}},
+      .indices = {CLG_I64, 1, {3}},
+      .scales = {CLG_F32, 2, {2, 2}},
+      .zero_points = {CLG_QUANT_U8, 1, {1}}},
+     {128, 129, 130, 131, 120, 124, 128, 132, 127, 128, 129, 130, 0, 4, 255, 128},
+     {1.0f, 0.5f, -2.0f, 0.25f},
+     {128},
+     {1, 2, 0},
+     {2, -0.0, -2, -4, -32, -31, 31.75, 0, 0,  0,  0, 0,
+      0, 0,    0,  0,  0,   1,   2,     3, -4, -2, 0, 2}}, /* (128 - 128) * -2 is -0 */
+};
+
+/* Input bytes of a case, each with its size from the descriptor. */
+typedef struct demo_quantized_sizes {
+    uint64_t data, indices, scales, zero_points, output;
+} demo_quantized_sizes;
+
+static int run_case(clg_context *ctx, int number, const demo_quantized_case *c)
+{
+    printf("[%2d] dequantizing gather: %s\n", number, c->title);
+    demo_quantized_sizes n;
+    int32_t rank = 0;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    clg_dtype type = CLG_DTYPE_INVALID;
+    cli_tensor output = {0}, reference = {0}, expected = {0};
+    char problem[1024] = "";
+    clg_status st = clg_gather_quantized_output_shape(&c->desc, &rank, shape, &type);
+    if (st == CLG_SUCCESS)
+        st = clg_gather_quantized_sizes(&c->desc, &n.data, &n.indices, &n.scales, &n.zero_points, &n.output);
+    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_gather_quantized_sizes");
+    if (st == CLG_SUCCESS && cli_tensor_alloc(&output, type, rank, shape, "output") == 0 &&
+        cli_tensor_alloc(&reference, type, rank, shape, "reference output") == 0 &&
+        cli_tensor_alloc(&expected, type, rank, shape, "expected output") == 0) {
+        const void *zero_points = c->desc.zero_points.type ? c->zero_points : NULL;
+        st = clg_gather_quantized(ctx, &c->desc, c->data, n.data, c->indices, n.indices, c->scales, n.scales,
+                                  zero_points, n.zero_points, output.bytes, output.byte_size);
+        if (st != CLG_SUCCESS) cli_fail_status(st, "clg_gather_quantized");
+        clg_status ref_st =
+            clg_gather_quantized_reference(&c->desc, c->data, n.data, c->indices, n.indices, c->scales, n.scales,
+                                           zero_points, n.zero_points, reference.bytes, reference.byte_size);
+        if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_gather_quantized_reference");
+        for (uint64_t i = 0; i < expected.count; ++i) { /* every expected value is exact in f32 */
+            const float v = (float)c->expected[i];
+            memcpy(expected.bytes + i * sizeof v, &v, sizeof v);
+        }
+    }
+    cli_take_failure(problem, sizeof problem);
+    if (!problem[0] && memcmp(output.bytes, reference.bytes, output.byte_size) != 0)
+        snprintf(problem, sizeof problem, "differs from the CPU reference");
+    else if (!problem[0] && memcmp(output.bytes, expected.bytes, output.byte_size) != 0)
+        snprintf(problem, sizeof problem, "differs from the hand-checked values");
+    if (output.bytes) {
+        printf("     %-9s", "output");
+        cli_print_tensor(stdout, &output, DEMO_MAX_VALUES);
+        printf("\n");
+    }
+    if (!problem[0]) {
+        printf("     %-12s PASS  = reference = hand-checked values\n", clg_quant_layout_name(c->desc.layout));
+    } else {
+        printf("     %-12s FAIL  %s\n", clg_quant_layout_name(c->desc.layout), problem);
+    }
+    cli_tensor_free(&expected);
+    cli_tensor_free(&reference);
+    cli_tensor_free(&output);
+    return problem[0] == '\0';
+}
+
+int demo_quantized_run(clg_context *ctx, int first_number, int *runs, int *passed)
+{
+    const int count = (int)(sizeof demo_cases / sizeof demo_cases[0]);
+    for (int i = 0; i < count; ++i) {
+        *runs += 1;
+        *passed += run_case(ctx, first_number + i, &demo_cases[i]);
+    }
+    return count;
+}

@@ -1,0 +1,172 @@
+#include "ops/gather_quantized/gather_quantized_launch.h"
+
+#include "core/index_value.h"
+#include "core/launch.h"
+#include "core/status.h"
+#include "kernel_table.h"
+
+#include <stdio.h>
+
+/* Below this bound every count the kernels form (values, scales, output, units plus one grid of
+ * overshoot) fits 32-bit offsets. */
+#define CLG_QUANT_OFFSET32_LIMIT    ((uint64_t)1 << 31)
+/* CPU mapping: output bytes a work-item writes, and work-items to keep every compute unit busy. */
+#define CLG_QUANT_RUN_BYTES         8192u
+#define CLG_QUANT_RUNS_LOCAL_SIZE   64u
+/* GPU mapping: values a work-item dequantizes (a multiple of 16, the fast form's step). */
+#define CLG_QUANT_PIECE_VALUES      64u
+#define CLG_QUANT_PIECES_LOCAL_SIZE 256u
+
+typedef struct specialization {
+    int adjacent; /* the GPU mapping */
+    int fast;
+    int offsets64;
+    uint64_t units_per_item;         /* CPU mapping */
+    uint64_t piece, pieces_per_unit; /* GPU mapping */
+} specialization;
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The most values one unit holds. */
+static uint64_t largest_unit(const clg_gather_quantized_plan *p)
+{
+    if (p->ggml != CLG_GGML_NONE) return CLG_GGML_BLOCK_VALUES;
+    if (p->placement != CLG_SCALES_IN_SLAB) return p->I;
+    return (p->bs < p->Qd ? p->bs : p->Qd) * p->QN;
+}
+
+/* The fast form: ggml blocks, or values along the last axis (one scale a unit) starting on whole bytes. */
+static int fast_form(const clg_gather_quantized_plan *p)
+{
+    if (p->ggml != CLG_GGML_NONE) return 1;
+    if (p->placement != CLG_SCALES_IN_SLAB || p->QN != 1) return 0;
+    return p->value_bits == 8 || (p->Qd % 2 == 0 && (p->bs % 2 == 0 || p->nb == 1));
+}
+
+static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p)
+{
+    specialization s = {0};
+    s.adjacent = clg_context_maps_adjacent(ctx);
+    s.fast = fast_form(p);
+    const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
+    uint64_t grid_overshoot;
+    if (s.adjacent) {
+        s.piece = p->ggml != CLG_GGML_NONE ? CLG_GGML_BLOCK_VALUES : CLG_QUANT_PIECE_VALUES;
+        s.pieces_per_unit = (unit_values + s.piece - 1) / s.piece;
+        grid_overshoot =
+            max_u64(p->U * s.pieces_per_unit, R) + CLG_QUANT_PIECES_LOCAL_SIZE * clg_launch_grid_groups(ctx);
+    } else {
+        const uint64_t unit_bytes = max_u64(1, unit_values * p->out_size);
+        s.units_per_item = max_u64(1, CLG_QUANT_RUN_BYTES / unit_bytes);
+        const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_QUANT_RUNS_LOCAL_SIZE;
+        while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
+        grid_overshoot = units + s.units_per_item * CLG_QUANT_RUNS_LOCAL_SIZE;
+    }
+    uint64_t largest = max_u64(max_u64(p->data_values, p->data_bytes), max_u64(p->scale_elems, 2 * p->zp_bytes));
+    largest = max_u64(largest, max_u64(p->out_elems, grid_overshoot));
+    largest = max_u64(largest, max_u64(p->index_elems, p->M * p->A));
+    s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_QUANT_OFFSET32_LIMIT;
+    return s;
+}
+
+/* kernels_cl/dequant_values.h: SCALES_F32, SCALES_F16, SCALES_BF16; dequant.h: OUT_KIND */
+static int float_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 : 2; }
+
+static void build_options(const clg_gather_quantized_plan *p, const specialization *s, int gated, char *buf,
+                          size_t size)
+{
+    char index_rules[160];
+    clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
+    snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=0", index_rules, gated, float_kind(p->out_type));
+}
+
+static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const specialization *s,
+                       const clg_buffer *buffers)
+{
+    const cl_ulong data_offset = buffers[0].offset, index_offset = buffers[1].offset / p->index_size;
+    const cl_ulong scales_offset = buffers[2].offset, zp_offset = buffers[3].offset, out_offset = buffers[4].offset;
+    const cl_long A = (cl_long)p->A;
+    const int o64 = s->offsets64;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
+    err |= clSetKernelArg(k, 1, sizeof data_offset, &data_offset);
+    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
+    err |= clSetKernelArg(k, 3, sizeof index_offset, &index_offset);
+    err |= clSetKernelArg(k, 4, sizeof(cl_mem), &buffers[2].mem);
+    err |= clSetKernelArg(k, 5, sizeof scales_offset, &scales_offset);
+    err |= clSetKernelArg(k, 6, sizeof(cl_mem), &buffers[3].mem);
+    err |= clSetKernelArg(k, 7, sizeof zp_offset, &zp_offset);
+    err |= clSetKernelArg(k, 8, sizeof(cl_mem), &buffers[4].mem);
+    err |= clSetKernelArg(k, 9, sizeof out_offset, &out_offset);
+    err |= clg_set_offset_arg(k, 10, p->M * p->N, o64);
+    err |= clg_set_offset_arg(k, 11, p->N, o64);
+    err |= clSetKernelArg(k, 12, sizeof A, &A);
+    err |= clg_set_offset_arg(k, 13, p->I, o64);
+    err |= clg_set_offset_arg(k, 14, p->U, o64);
+    err |= clg_set_offset_arg(k, 15, p->nb, o64);
+    err |= clg_set_offset_arg(k, 16, p->bs, o64);
+    err |= clg_set_offset_arg(k, 17, p->Qd, o64);
+    err |= clg_set_offset_arg(k, 18, p->QN, o64);
+    err |= clg_set_offset_arg(k, 19, p->P, o64);
+    err |= clg_set_offset_arg(k, 20, p->W, o64);
+    err |= clg_set_offset_arg(k, 21, p->zp_row_bytes, o64);
+    const cl_int encodings[] = {p->value_bits,
+                                p->value_type == CLG_QUANT_I4 || p->value_type == CLG_QUANT_I8,
+                                float_kind(p->scale_type),
+                                (cl_int)p->zp_mode,
+                                p->zp_constant,
+                                (cl_int)p->placement,
+                                (cl_int)p->ggml,
+                                s->fast};
+    for (cl_uint i = 0; i < sizeof encodings / sizeof encodings[0]; ++i)
+        err |= clSetKernelArg(k, 22 + i, sizeof(cl_int), &encodings[i]);
+    return err;
+}
+
+clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
+                                       const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
+                                       const cl_event *wait_list, cl_event *done)
+{
+    const clg_gather_quantized_plan *p = plan_ptr;
+    const specialization s = choose(ctx, p);
+    char options[512];
+    build_options(p, &s, gate != NULL, options, sizeof options);
+    const clg_kernel_source *source = s.adjacent ? &clg_kernel_gather_quantized_gpu : &clg_kernel_gather_quantized_cpu;
+    const char *name = s.adjacent ? "dequant_pieces" : "dequant_runs";
+    clg_kernel_lease lease;
+    clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
+    if (st != CLG_SUCCESS) return st;
+
+    cl_int err = set_args(lease.kernel, p, &s, buffers);
+    cl_uint next_arg = 30;
+    uint64_t items[2];
+    size_t local[2];
+    cl_uint dims;
+    const uint64_t R = p->M * p->N;
+    if (!s.adjacent) {
+        err |= clg_set_offset_arg(lease.kernel, next_arg++, s.units_per_item, s.offsets64);
+        items[0] = (R * p->U + s.units_per_item - 1) / s.units_per_item;
+        local[0] = CLG_QUANT_RUNS_LOCAL_SIZE;
+        dims = 1;
+    } else {
+        err |= clg_set_offset_arg(lease.kernel, next_arg++, s.pieces_per_unit, s.offsets64);
+        err |= clg_set_offset_arg(lease.kernel, next_arg++, s.piece, s.offsets64);
+        const uint64_t pieces = p->U * s.pieces_per_unit;
+        size_t l0 = 1;
+        while (l0 < pieces && l0 * 2 <= CLG_QUANT_PIECES_LOCAL_SIZE) l0 *= 2;
+        local[0] = l0;
+        local[1] = CLG_QUANT_PIECES_LOCAL_SIZE / l0;
+        clg_launch_fit_local(ctx, &lease, 2, local);
+        items[0] = pieces;
+        const uint64_t cap = (uint64_t)local[1] * clg_launch_grid_groups(ctx);
+        items[1] = R < cap ? R : cap;
+        dims = 2;
+    }
+    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
+    if (err != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(err, "clSetKernelArg (gather_quantized)");
+    }
+    st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
+    return st;
+}

@@ -1,0 +1,296 @@
+#include "ops/gather_quantized/gather_quantized_layout_rules.h"
+
+#include "core/index_value.h"
+#include "core/status.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define ORT_DEFAULT_BLOCK_SIZE 128
+#define ORT_MIN_BLOCK_SIZE     16
+#define GGML_Q4_0_BLOCK_BYTES  18 /* f16 scale + 16 bytes of nibbles */
+#define GGML_Q8_0_BLOCK_BYTES  34 /* f16 scale + 32 int8 */
+
+static int is_ggml(clg_quant_layout l) { return l == CLG_QUANT_GGML_Q4_0 || l == CLG_QUANT_GGML_Q8_0; }
+
+static int quant_bits(clg_quant_type t) { return t == CLG_QUANT_U4 || t == CLG_QUANT_I4 ? 4 : 8; }
+
+static int is_float_output(clg_dtype t) { return t == CLG_F32 || t == CLG_F16 || t == CLG_BF16; }
+
+uint64_t clg_quant_packed_bytes(clg_quant_type type, uint64_t count)
+{
+    return quant_bits(type) == 4 ? count / 2 + (count & 1) : count;
+}
+
+static clg_status check_data_type(const clg_gather_quantized_desc *desc)
+{
+    const clg_quant_type t = desc->data.type;
+    const char *name = clg_quant_layout_name(desc->layout);
+    if ((int)t <= 0 || (int)t >= (int)CLG_QUANT_TYPE_COUNT)
+        return clg_fail(CLG_ERR_INVALID_DTYPE, "data type = %d is not a clg_quant_type", (int)t);
+    int ok = 0;
+    switch (desc->layout) {
+    case CLG_QUANT_ORT_BLOCK: ok = t == CLG_QUANT_U4 || t == CLG_QUANT_I4 || t == CLG_QUANT_U8; break;
+    case CLG_QUANT_GGML_Q4_0:
+    case CLG_QUANT_GGML_Q8_0: ok = t == CLG_QUANT_U8; break;
+    default: ok = 1; break;
+    }
+    if (!ok)
+        return clg_fail(CLG_ERR_INVALID_DTYPE, "data type %s: layout %s takes %s", clg_quant_type_name(t), name,
+                        desc->layout == CLG_QUANT_ORT_BLOCK ? "u4, i4 and u8" : "u8 rows of blocks");
+    return CLG_SUCCESS;
+}
+
+/* bits, and what one value is once unpacked. */
+static clg_status check_bits(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    const clg_quant_type t = desc->data.type;
+    const int32_t bits = desc->bits;
+    if (desc->layout == CLG_QUANT_ORT_BLOCK && t == CLG_QUANT_U8) {
+        if (bits != 0 && bits != 4 && bits != 8)
+            return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: u8 data takes bits 4 or 8 (0: 4)", (int)bits);
+        v->value_bits = bits == 8 ? 8 : 4;
+        v->value_type = v->value_bits == 8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
+        return CLG_SUCCESS;
+    }
+    if (is_ggml(desc->layout)) {
+        const int width = desc->layout == CLG_QUANT_GGML_Q4_0 ? 4 : 8;
+        if (bits != 0 && bits != width)
+            return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: %s values have %d bits", (int)bits,
+                            clg_quant_layout_name(desc->layout), width);
+        v->value_bits = width;
+        v->value_type = width == 4 ? CLG_QUANT_U4 : CLG_QUANT_I8;
+        v->ggml = width == 4 ? CLG_GGML_Q4_0 : CLG_GGML_Q8_0;
+        return CLG_SUCCESS;
+    }
+    const int width = quant_bits(t);
+    if (bits != 0 && bits != width)
+        return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: %s data has %d bits", (int)bits, clg_quant_type_name(t),
+                        width);
+    v->value_bits = width;
+    v->value_type = t;
+    return CLG_SUCCESS;
+}
+
+static int tensor_is_empty(const clg_tensor_desc *t)
+{
+    if (t->type != CLG_DTYPE_INVALID || t->rank != 0) return 0;
+    return 1;
+}
+
+static clg_status check_scales_and_zero_points(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    const char *name = clg_quant_layout_name(desc->layout);
+    if (is_ggml(desc->layout)) {
+        if (!tensor_is_empty(&desc->scales))
+            return clg_fail(CLG_ERR_INPUT_NOT_ALLOWED,
+                            "scales (type %s, rank %d) given: %s blocks hold their own scales; leave scales empty",
+                            clg_dtype_name(desc->scales.type), (int)desc->scales.rank, name);
+        if (desc->zero_points.type != CLG_QUANT_TYPE_INVALID)
+            return clg_fail(CLG_ERR_INPUT_NOT_ALLOWED, "zero_points (type %s) given: %s has no zero points",
+                            clg_quant_type_name(desc->zero_points.type), name);
+        v->scale_type = CLG_F16;
+        return CLG_SUCCESS;
+    }
+    const clg_dtype s = desc->scales.type;
+    if (s != CLG_F32 && s != CLG_F16 && s != CLG_BF16)
+        return clg_fail(CLG_ERR_INVALID_DTYPE, "scales type %s: layout %s takes f32, f16 or bf16 scales",
+                        clg_dtype_name(s), name);
+    v->has_scales = 1;
+    v->scale_type = s;
+    const clg_quant_type z = desc->zero_points.type;
+    if (z != CLG_QUANT_TYPE_INVALID) {
+        if ((int)z < 0 || (int)z >= (int)CLG_QUANT_TYPE_COUNT)
+            return clg_fail(CLG_ERR_INVALID_DTYPE, "zero_points type = %d is not a clg_quant_type", (int)z);
+        if (z != desc->data.type)
+            return clg_fail(CLG_ERR_TYPE_MISMATCH, "zero_points type %s differs from data type %s",
+                            clg_quant_type_name(z), clg_quant_type_name(desc->data.type));
+        v->has_zero_points = 1;
+    }
+    return CLG_SUCCESS;
+}
+
+clg_status clg_quant_check_types(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    memset(v, 0, sizeof *v);
+    if ((int)desc->layout <= 0 || (int)desc->layout >= (int)CLG_QUANT_LAYOUT_COUNT)
+        return clg_fail(CLG_ERR_INVALID_LAYOUT, "layout = %d is not a clg_quant_layout", (int)desc->layout);
+    clg_status st = check_data_type(desc);
+    if (st == CLG_SUCCESS) st = check_bits(desc, v);
+    if (st == CLG_SUCCESS) st = check_scales_and_zero_points(desc, v);
+    if (st != CLG_SUCCESS) return st;
+    const clg_dtype out = desc->output_type;
+    if (out != CLG_DTYPE_INVALID && !is_float_output(out))
+        return clg_fail(CLG_ERR_INVALID_DTYPE, "output_type %s: the output is f32, f16 or bf16 (0: %s)",
+                        clg_dtype_name(out), is_ggml(desc->layout) ? "f32" : "the scales' type");
+    v->out_type = out != CLG_DTYPE_INVALID ? out : is_ggml(desc->layout) ? CLG_F32 : v->scale_type;
+    const clg_dtype it = desc->indices.type;
+    if (!clg_dtype_is_integer(it))
+        return clg_fail(CLG_ERR_INVALID_INDEX_TYPE, "indices type %s is not an integer type", clg_dtype_name(it));
+    if (desc->layout != CLG_QUANT_OV_COMPRESSED && it != CLG_I32 && it != CLG_I64)
+        return clg_fail(CLG_ERR_INVALID_INDEX_TYPE, "indices type %s: layout %s accepts i32 and i64 only",
+                        clg_dtype_name(it), clg_quant_layout_name(desc->layout));
+    if ((int)desc->oob_policy < 0 || (int)desc->oob_policy >= (int)CLG_OOB_COUNT)
+        return clg_fail(CLG_ERR_INVALID_POLICY, "oob_policy = %d is not a clg_oob_policy", (int)desc->oob_policy);
+    v->policy = desc->oob_policy != CLG_OOB_PRESET        ? desc->oob_policy
+                : desc->layout == CLG_QUANT_OV_COMPRESSED ? CLG_OOB_ZERO
+                                                          : CLG_OOB_ERROR;
+    return CLG_SUCCESS;
+}
+
+/* ---- shapes ------------------------------------------------------------------------------------ */
+
+static clg_status normalize_axis(int64_t axis, int32_t rank, const char *name, int32_t *out)
+{
+    if (axis < -(int64_t)rank || axis > (int64_t)rank - 1)
+        return clg_fail(CLG_ERR_INVALID_AXIS, "%s = %" PRId64 " is outside [%d, %d] for data rank %d", name, axis,
+                        -(int)rank, (int)rank - 1, (int)rank);
+    *out = (int32_t)(axis < 0 ? axis + rank : axis);
+    return CLG_SUCCESS;
+}
+
+/* The logical data: u8 with bits 4 holds two values a byte along the last axis; ggml rows K values. */
+static clg_status logical_shape(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    const int32_t r = desc->data.rank;
+    v->rank = r;
+    memcpy(v->logical_shape, desc->data.shape, sizeof v->logical_shape);
+    int64_t *last = &v->logical_shape[r - 1];
+    if (v->ggml) {
+        const int64_t block_bytes = v->ggml == CLG_GGML_Q4_0 ? GGML_Q4_0_BLOCK_BYTES : GGML_Q8_0_BLOCK_BYTES;
+        if (*last % block_bytes != 0)
+            return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
+                            "data.shape[%d] = %" PRId64 " bytes is not a whole number of %" PRId64 "-byte %s blocks",
+                            (int)r - 1, *last, block_bytes, clg_quant_layout_name(desc->layout));
+        const int64_t blocks = *last / block_bytes;
+        if (blocks > INT64_MAX / CLG_GGML_BLOCK_VALUES)
+            return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data.shape[%d] = %" PRId64 " bytes hold more than INT64_MAX values",
+                            (int)r - 1, *last);
+        *last = blocks * CLG_GGML_BLOCK_VALUES;
+    } else if (desc->data.type == CLG_QUANT_U8 && v->value_bits == 4) {
+        if (*last > INT64_MAX / 2)
+            return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data.shape[%d] = %" PRId64 " bytes hold more than INT64_MAX values",
+                            (int)r - 1, *last);
+        *last *= 2;
+    }
+    return CLG_SUCCESS;
+}
+
+static uint64_t blocks_of(uint64_t values, uint64_t block) { return values / block + (values % block != 0); }
+
+static clg_status shape_mismatch(const char *tensor, int32_t d, int64_t got, uint64_t want, const char *why)
+{
+    return clg_fail(CLG_ERR_SHAPE_MISMATCH, "%s.shape[%d] = %" PRId64 " but %" PRIu64 " expected (%s)", tensor, (int)d,
+                    got, want, why);
+}
+
+/* ONNX Runtime: axes, block size, scales with ceil(values / block_size) along quantize_axis. */
+static clg_status resolve_ort(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    const int32_t r = v->rank;
+    clg_status st = normalize_axis(desc->quantize_axis, r, "quantize_axis", &v->quantize_axis);
+    if (st != CLG_SUCCESS) return st;
+    if (desc->data.type == CLG_QUANT_U8 && (v->gather_axis != 0 || v->quantize_axis != r - 1 || r < 2))
+        return clg_fail(
+            CLG_ERR_INVALID_AXIS,
+            "u8 data needs gather_axis 0 and quantize_axis the last axis %d, distinct (gather_axis = %" PRId64
+            ", quantize_axis = %" PRId64 ", data rank %d)",
+            (int)r - 1, desc->gather_axis, desc->quantize_axis, (int)r);
+    const int64_t bs = desc->block_size ? desc->block_size : ORT_DEFAULT_BLOCK_SIZE;
+    if (bs < ORT_MIN_BLOCK_SIZE || (bs & (bs - 1)) != 0)
+        return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE, "block_size = %" PRId64 " is not a power of two >= 16",
+                        desc->block_size);
+    v->block_size = (uint64_t)bs;
+    if (desc->scales.rank != r)
+        return clg_fail(CLG_ERR_SHAPE_MISMATCH, "scales rank %d differs from data rank %d", (int)desc->scales.rank,
+                        (int)r);
+    for (int32_t d = 0; d < r; ++d) {
+        const uint64_t want = d == v->quantize_axis ? blocks_of((uint64_t)v->logical_shape[d], v->block_size)
+                                                    : (uint64_t)desc->data.shape[d];
+        if ((uint64_t)desc->scales.shape[d] != want)
+            return shape_mismatch("scales", d, desc->scales.shape[d], want,
+                                  d == v->quantize_axis ? "ceil(values along quantize_axis / block_size)"
+                                                        : "data's extent");
+    }
+    if (!v->has_zero_points) {
+        v->zp_mode = CLG_ZP_CONSTANT;
+        v->zp_constant = desc->data.type == CLG_QUANT_U8 ? 1 << (v->value_bits - 1) : 0;
+        return CLG_SUCCESS;
+    }
+    if (desc->zero_points.rank != r)
+        return clg_fail(CLG_ERR_SHAPE_MISMATCH, "zero_points rank %d differs from scales rank %d",
+                        (int)desc->zero_points.rank, (int)r);
+    const int packed_rows = desc->data.type == CLG_QUANT_U8 && v->value_bits == 4;
+    for (int32_t d = 0; d < r; ++d) {
+        const uint64_t s = (uint64_t)desc->scales.shape[d];
+        const uint64_t want = packed_rows && d == r - 1 ? blocks_of(s, 2) : s;
+        if ((uint64_t)desc->zero_points.shape[d] != want)
+            return shape_mismatch("zero_points", d, desc->zero_points.shape[d], want,
+                                  packed_rows && d == r - 1 ? "two 4-bit zero points a byte: ceil(scales / 2)"
+                                                            : "scales' extent");
+    }
+    v->zp_mode = packed_rows ? CLG_ZP_NIBBLE_ROWS : v->value_bits == 4 ? CLG_ZP_NIBBLES : CLG_ZP_BYTES;
+    return CLG_SUCCESS;
+}
+
+/* OpenVINO: a scale per K / G values of the last axis; zero points like scales, or one. */
+static clg_status resolve_ov(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    const int32_t r = v->rank;
+    v->quantize_axis = r - 1;
+    if (desc->scales.rank != r)
+        return clg_fail(CLG_ERR_SHAPE_MISMATCH, "scales rank %d differs from data rank %d", (int)desc->scales.rank,
+                        (int)r);
+    for (int32_t d = 0; d < r - 1; ++d)
+        if (desc->scales.shape[d] != desc->data.shape[d])
+            return shape_mismatch("scales", d, desc->scales.shape[d], (uint64_t)desc->data.shape[d], "data's extent");
+    const uint64_t K = (uint64_t)v->logical_shape[r - 1], G = (uint64_t)desc->scales.shape[r - 1];
+    if (K == 0 ? G != 0 : (G == 0 || K % G != 0))
+        return clg_fail(CLG_ERR_SHAPE_MISMATCH,
+                        "scales.shape[%d] = %" PRIu64 " does not divide data.shape[%d] = %" PRIu64
+                        " (a scale per row or per group of equal size)",
+                        (int)r - 1, G, (int)r - 1, K);
+    const uint64_t group = K ? K / G : 1;
+    if (desc->block_size != 0 && (uint64_t)desc->block_size != group)
+        return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
+                        "block_size = %" PRId64 " but scales give %" PRIu64 " values a scale (0: take it from them)",
+                        desc->block_size, group);
+    v->block_size = group;
+    if (!v->has_zero_points) {
+        v->zp_mode = CLG_ZP_CONSTANT;
+        v->zp_constant = 0;
+        return CLG_SUCCESS;
+    }
+    const clg_quant_tensor_desc *z = &desc->zero_points;
+    int one = 1, same = z->rank == r;
+    for (int32_t d = 0; d < z->rank; ++d) one &= z->shape[d] == 1;
+    for (int32_t d = 0; same && d < r; ++d) same = z->shape[d] == desc->scales.shape[d];
+    if (!same && !one)
+        return clg_fail(CLG_ERR_SHAPE_MISMATCH,
+                        "zero_points (rank %d) must have the scales' shape or hold one value for the whole table",
+                        (int)z->rank);
+    v->zp_mode = !same ? CLG_ZP_SCALAR : v->value_bits == 4 ? CLG_ZP_NIBBLES : CLG_ZP_BYTES;
+    return CLG_SUCCESS;
+}
+
+clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_quant_view *v)
+{
+    clg_status st = logical_shape(desc, v);
+    if (st == CLG_SUCCESS) st = normalize_axis(desc->gather_axis, v->rank, "gather_axis", &v->gather_axis);
+    if (st != CLG_SUCCESS) return st;
+    if (v->ggml) {
+        if (v->gather_axis == v->rank - 1)
+            return clg_fail(CLG_ERR_INVALID_AXIS,
+                            "gather_axis = %" PRId64 " is the last axis, the bytes of a %s row; gather along [%d, %d]",
+                            desc->gather_axis, clg_quant_layout_name(desc->layout), -(int)v->rank, (int)v->rank - 2);
+        if (desc->block_size != 0 && desc->block_size != CLG_GGML_BLOCK_VALUES)
+            return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE, "block_size = %" PRId64 ": %s blocks hold 32 values (0: 32)",
+                            desc->block_size, clg_quant_layout_name(desc->layout));
+        v->quantize_axis = v->rank - 1;
+        v->block_size = CLG_GGML_BLOCK_VALUES;
+        v->zp_mode = CLG_ZP_CONSTANT;
+        v->zp_constant = v->ggml == CLG_GGML_Q4_0 ? 8 : 0;
+        return CLG_SUCCESS;
+    }
+    return desc->layout == CLG_QUANT_ORT_BLOCK ? resolve_ort(desc, v) : resolve_ov(desc, v);
+}

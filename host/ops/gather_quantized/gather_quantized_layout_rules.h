@@ -1,0 +1,37 @@
+/* What each layout accepts (ONNX Runtime's GatherBlockQuantized, ggml's q4_0 / q8_0 rows, OpenVINO's
+ * compressed embedding) and what it means: the types, bits, axes, block size and the shapes of scales
+ * and zero points, resolved into the logical view the plan is built on. docs/semantics.md states the
+ * same rules in the same order. */
+#ifndef CLG_GATHER_QUANTIZED_LAYOUT_RULES_H
+#define CLG_GATHER_QUANTIZED_LAYOUT_RULES_H
+
+#include "ops/gather_quantized/gather_quantized_plan.h"
+
+/* A descriptor as its layout reads it. */
+typedef struct clg_quant_view {
+    int32_t rank;                        /* of the data */
+    int64_t logical_shape[CLG_MAX_RANK]; /* in values: packed u8 and ggml rows unpacked */
+    clg_quant_type value_type;
+    int value_bits;
+    clg_ggml_format ggml;
+    int has_scales, has_zero_points;
+    clg_dtype scale_type, out_type;
+    int32_t gather_axis, quantize_axis; /* normalized */
+    uint64_t block_size;
+    clg_zero_point_mode zp_mode;
+    int32_t zp_constant;
+    clg_oob_policy policy; /* resolved */
+} clg_quant_view;
+
+/* Element types, bits, the presence of scales and zero points, the output type, the index type and
+ * the policy: the checks that need no shape. */
+clg_status clg_quant_check_types(const clg_gather_quantized_desc *desc, clg_quant_view *view);
+
+/* Axes, block size, the logical shape, and the shapes of scales and zero points (ranks and extents
+ * already checked). */
+clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_quant_view *view);
+
+/* Bytes a quantized tensor of `count` values of `type` occupies (4-bit: two a byte, rounded up). */
+uint64_t clg_quant_packed_bytes(clg_quant_type type, uint64_t count);
+
+#endif

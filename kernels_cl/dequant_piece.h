@@ -1,0 +1,110 @@
+/* Dequantizing a piece of one unit (values sharing a run of scales, dequant_units.h) into the output,
+ * the work every mapping of the dequantizing gather hands its work-items. Three forms, chosen once a
+ * call by the host (the choice is uniform, so a branch costs nothing beside a build per form):
+ *   ggml             one ggml q4_0 / q8_0 block of 32 values, its f16 scale first
+ *   fast             values along the last axis, one scale a unit, the unit starting on a whole byte:
+ *                    8 values a step, read wide, scaled in float8, narrowed in integer vectors
+ *   general          any unit: value by value, scale index s_unit + (k mod zcycle), any nibble parity
+ * Build options: those of dequant.h and index_rules.h. */
+#ifndef CLG_DEQUANT_PIECE_H
+#define CLG_DEQUANT_PIECE_H
+
+#include "dequant_values.h"
+
+/* out[k] = 0 for k in [k0, k0 + count): the zero bits of every output type. */
+inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
+{
+    offset_t k = k0;
+    const offset_t end = k0 + count;
+    for (; end - k >= 8; k += 8) vstore8((OUT_VEC8)(0), 0, out + k);
+    for (; k < end; ++k) out[k] = 0;
+}
+
+/* ggml formats (the plan's clg_ggml_format): 0 none, q4_0 and q8_0 blocks of 32 values. */
+#define GGML_NONE 0
+#define GGML_Q4_0 1
+#define GGML_Q8_0 2
+
+/* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
+ * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
+ * int8. */
+inline int8 ggml_values8(int format, __global const uchar *quants, int eighth)
+{
+    if (format == GGML_Q4_0) {
+        const uchar8 packed = vload8(0, quants + 8 * (eighth & 1));
+        return convert_int8(eighth < 2 ? packed & (uchar8)(15) : packed >> (uchar8)(4)) - 8;
+    }
+    return convert_int8(as_char8(vload8(0, quants + 8 * eighth)));
+}
+
+/* One ggml block: out[0 .. 31] from the block at `block` (its f16 scale, then its quants). */
+inline void dequant_ggml_block(int format, __global const uchar *block, __global out_bits_t *out)
+{
+    const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
+    if (scale_is_plain(scale)) {
+        const float s = as_float(scale);
+        for (int eighth = 0; eighth < 4; ++eighth)
+            vstore8(to_output_plain8(convert_float8(ggml_values8(format, block + 2, eighth)) * s), 0, out + 8 * eighth);
+        return;
+    }
+    for (int eighth = 0; eighth < 4; ++eighth) {
+        const int8 q = ggml_values8(format, block + 2, eighth);
+        for (int k = 0; k < 8; ++k)
+            out[8 * eighth + k] = to_output_exact(product_in_integers(((const int *)&q)[k], scale));
+    }
+}
+
+/* Values k0 .. k0 + count - 1 of a unit whose values share one scale, value by value. */
+inline void dequant_values_one_scale(const dequant_params *q, __global const uchar *data, __global out_bits_t *out,
+                                     offset_t e0, offset_t k0, offset_t count, uint scale, int zero_point)
+{
+    for (offset_t k = k0; k < k0 + count; ++k)
+        out[k] = to_output_exact(product_bits(value_at(q, data, e0 + k) - zero_point, scale));
+}
+
+/* Eight values from data position e (even for 4-bit values). */
+inline int8 load_values8(const dequant_params *q, __global const uchar *data, offset_t e)
+{
+    if (q->value_bits == 4) {
+        const uchar4 packed = vload4(0, data + (e >> 1));
+        const uchar8 nibbles = shuffle2(packed & (uchar4)(15), packed >> (uchar4)(4), (uchar8)(0, 4, 1, 5, 2, 6, 3, 7));
+        const int8 v = convert_int8(nibbles);
+        return q->value_signed ? (v ^ 8) - 8 : v;
+    }
+    const uchar8 bytes = vload8(0, data + e);
+    return q->value_signed ? convert_int8(as_char8(bytes)) : convert_int8(bytes);
+}
+
+/* Values k0 .. k0 + count - 1 of a unit with one scale, starting on a whole byte, 8 at a time. */
+inline void dequant_piece_fast(const dequant_params *q, __global const uchar *data, __global out_bits_t *out,
+                               offset_t e0, offset_t k0, offset_t count, uint scale, int zero_point)
+{
+    if (!scale_is_plain(scale)) {
+        dequant_values_one_scale(q, data, out, e0, k0, count, scale, zero_point);
+        return;
+    }
+    const float s = as_float(scale);
+    offset_t k = k0;
+    const offset_t end = k0 + count;
+    for (; end - k >= 8; k += 8)
+        vstore8(to_output_plain8(convert_float8(load_values8(q, data, e0 + k) - zero_point) * s), 0, out + k);
+    dequant_values_one_scale(q, data, out, e0, k, end - k, scale, zero_point);
+}
+
+/* Values k0 .. k0 + count - 1 of any unit: value k has scale s_unit + (k mod zcycle); a zero point per
+ * scale, or the unit's. */
+inline void dequant_piece_general(const dequant_params *q, __global const uchar *data, __global const uchar *scales,
+                                  __global const uchar *zp, __global out_bits_t *out, offset_t e0, offset_t s_unit,
+                                  offset_t zcycle, offset_t k0, offset_t count, int zero_point_of_unit)
+{
+    const int per_scale = q->zp_mode == ZP_NIBBLES || q->zp_mode == ZP_BYTES;
+    offset_t z = k0 % zcycle;
+    for (offset_t k = k0; k < k0 + count; ++k) {
+        const offset_t s = s_unit + z;
+        const int zero_point = per_scale ? zero_point_at(q, zp, s) : zero_point_of_unit;
+        out[k] = to_output_exact(product_bits(value_at(q, data, e0 + k) - zero_point, scale_at(q, scales, s)));
+        if (++z == zcycle) z = 0;
+    }
+}
+
+#endif /* CLG_DEQUANT_PIECE_H */

@@ -1,0 +1,69 @@
+/* Where the units of a gathered slab lie (host/ops/gather_quantized/gather_quantized_plan.h): a slab is
+ * the I values data[m, row, ...] gathered for one index; it splits into U units of values that share a
+ * run of scales. Placement "in slab" (the quantize axis after the gather axis): unit u = (p, b) holds
+ * values [(p*Qd + b*bs)*QN, (p*Qd + min(Qd, (b+1)*bs))*QN) with scales u*QN + (0 .. QN-1) of the
+ * slab's. "Before" (quantize axis before the gather axis) and "along" (the same axis): one unit, a
+ * scale a value. ggml slabs are U blocks of 32 values. Build options: those of dequant_piece.h. */
+#ifndef CLG_DEQUANT_UNITS_H
+#define CLG_DEQUANT_UNITS_H
+
+#include "dequant_piece.h"
+
+/* A slab: data row slab_row = m*A + row, its first value (ggml: block) and first scale. */
+typedef struct slab {
+    offset_t slab_row, first_value, first_scale;
+} slab;
+
+inline slab slab_at(const dequant_params *q, offset_t m, offset_t row)
+{
+    slab s;
+    s.slab_row = m * (offset_t)q->A + row;
+    s.first_value = s.slab_row * (q->ggml ? q->U : q->I); /* ggml: the slab's first block */
+    s.first_scale = 0;
+    if (q->ggml) {
+        return s;
+    } else if (q->placement == PLACEMENT_IN_SLAB) {
+        s.first_scale = s.slab_row * q->U * q->QN;
+    } else if (q->placement == PLACEMENT_BEFORE) {
+        /* m = (x*Qd + y)*W + w over the axes before the gather axis; scales [x, y/bs, w, row, i] */
+        const offset_t x = m / (q->Qd * q->W), w = m % q->W, y = m / q->W - x * q->Qd;
+        s.first_scale = (((x * q->nb + y / q->bs) * q->W + w) * (offset_t)q->A + row) * q->I;
+    } else {
+        s.first_scale = (m * q->nb + row / q->bs) * q->I;
+    }
+    return s;
+}
+
+/* Where unit u = (p, b) starts in its slab, and how many values it holds. */
+inline offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
+{
+    if (q->ggml) return (p * q->nb + b) * 32;
+    return q->placement == PLACEMENT_IN_SLAB ? (p * q->Qd + b * q->bs) * q->QN : 0;
+}
+
+inline offset_t unit_values(const dequant_params *q, offset_t b)
+{
+    if (q->ggml) return 32;
+    return q->placement == PLACEMENT_IN_SLAB ? min(q->bs, q->Qd - b * q->bs) * q->QN : q->I;
+}
+
+/* Values k0 .. k0 + count - 1 of unit u = p*nb + b of slab sl into out_unit (the unit's first output). */
+inline void dequant_unit_piece(const dequant_params *q, const slab *sl, __global const uchar *data,
+                               __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_unit,
+                               offset_t u, offset_t p, offset_t b, offset_t k0, offset_t count)
+{
+    if (q->ggml) {
+        dequant_ggml_block(q->ggml, data + (sl->first_value + u) * (q->ggml == GGML_Q4_0 ? 18 : 34), out_unit);
+        return;
+    }
+    const offset_t e0 = sl->first_value + unit_start(q, p, b);
+    const int in_slab = q->placement == PLACEMENT_IN_SLAB;
+    const offset_t s_unit = in_slab ? sl->first_scale + u * q->QN : sl->first_scale;
+    const int zero_point = zero_point_of_unit(q, zp, s_unit, sl->slab_row, p, b);
+    if (q->fast)
+        dequant_piece_fast(q, data, out_unit, e0, k0, count, scale_at(q, scales, s_unit), zero_point);
+    else
+        dequant_piece_general(q, data, scales, zp, out_unit, e0, s_unit, in_slab ? q->QN : q->I, k0, count, zero_point);
+}
+
+#endif /* CLG_DEQUANT_UNITS_H */

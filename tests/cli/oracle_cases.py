@@ -1,0 +1,116 @@
+"""Outside oracles of the dequantizing gather, run in the venv of ci/setup_oracles.sh (onnx, onnxruntime,
+gguf). Writes under OUT:
+  ort/<case>/model.onnx + test_data_set_0/{input_0.pb, output_0.pb}: single-node com.microsoft
+    GatherBlockQuantized models (data, scales, zero points as initializers; indices fed), the expected
+    output being what ONNX Runtime's CPU execution provider computed;
+  ggml/<case>/{rows.npy, indices.npy, expected.npy}: q4_0 / q8_0 rows quantized by gguf.quants and the
+    rows gguf.quants.dequantize gives for the indices.
+Usage: python oracle_cases.py OUT"""
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1]
+rng = np.random.default_rng(20261123)
+
+
+def pack_nibbles(values):
+    """Two 4-bit values a byte, the lower-indexed in the low nibble, over the flattened tensor."""
+    flat = (np.asarray(values).reshape(-1).astype(np.int64) & 0xF).astype(np.uint8)
+    if flat.size % 2:
+        flat = np.concatenate([flat, np.zeros(1, np.uint8)])
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
+def quant_tensor(name, kind, values):
+    """A TensorProto for data or zero points: kind 'u4' / 'i4' (logical values), 'u8' (bytes)."""
+    values = np.asarray(values)
+    if kind == "u8":
+        return numpy_helper.from_array(values.astype(np.uint8), name)
+    onnx_type = TensorProto.UINT4 if kind == "u4" else TensorProto.INT4
+    return helper.make_tensor(name, onnx_type, list(values.shape), pack_nibbles(values).tobytes(), raw=True)
+
+
+def write_ort_case(case, kind, data, scales, zero_points, indices, attributes):
+    directory = os.path.join(OUT, "ort", case)
+    os.makedirs(os.path.join(directory, "test_data_set_0"), exist_ok=True)
+    initializers = [quant_tensor("data", kind, data), numpy_helper.from_array(scales, "scales")]
+    node_inputs = ["data", "indices", "scales"]
+    if zero_points is not None:
+        initializers.append(quant_tensor("zero_points", kind, zero_points))
+        node_inputs.append("zero_points")
+    node = helper.make_node("GatherBlockQuantized", node_inputs, ["output"], domain="com.microsoft", **attributes)
+    index_type = TensorProto.INT64 if indices.dtype == np.int64 else TensorProto.INT32
+    scale_type = helper.np_dtype_to_tensor_dtype(scales.dtype)
+    graph = helper.make_graph([node], case, [helper.make_tensor_value_info("indices", index_type, list(indices.shape))],
+                              [helper.make_tensor_value_info("output", scale_type, None)], initializer=initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)])
+    model.ir_version = 10
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    (output,) = session.run(None, {"indices": indices})
+    onnx.save(model, os.path.join(directory, "model.onnx"))
+    for name, array in (("input_0.pb", indices), ("output_0.pb", output)):
+        with open(os.path.join(directory, "test_data_set_0", name), "wb") as f:
+            f.write(numpy_helper.from_array(np.asarray(array)).SerializeToString())
+
+
+def random_scales(shape, dtype):
+    return (rng.standard_normal(shape) * 0.05).astype(dtype)
+
+
+def ort_cases():
+    # u4, quantize along the last axis, zero points, f32 scales, block 16
+    data = rng.integers(0, 16, size=(8, 64))
+    write_ort_case("u4_zero_points_f32", "u4", data, random_scales((8, 4), np.float32), rng.integers(0, 16, (8, 4)),
+                   np.array([7, 0, 3, 3, -1], np.int64), dict(gather_axis=0, quantize_axis=1, block_size=16))
+    # i4, rank 3, gather along the middle axis, f16 scales, block 32, no zero points
+    data = rng.integers(-8, 8, size=(3, 6, 64))
+    write_ort_case("i4_rank3_f16", "i4", data, random_scales((3, 6, 2), np.float16), None,
+                   np.array([[5, 1], [0, -6]], np.int64), dict(gather_axis=1, quantize_axis=2, block_size=32))
+    # i4 quantized along the gathered axis (blocks run across rows)
+    data = rng.integers(-8, 8, size=(64, 5))
+    write_ort_case("i4_quantize_axis_0", "i4", data, random_scales((4, 5), np.float32), rng.integers(-8, 8, (4, 5)),
+                   np.array([63, 16, 0], np.int64), dict(gather_axis=0, quantize_axis=0, block_size=16))
+    # u4 with a row of 40 values: the last block of each row is short
+    data = rng.integers(0, 16, size=(6, 40))
+    write_ort_case("u4_short_last_block", "u4", data, random_scales((6, 3), np.float16), rng.integers(0, 16, (6, 3)),
+                   np.array([5, 2, 2], np.int32), dict(gather_axis=0, quantize_axis=1, block_size=16))
+    # u8 with bits 4: two values a byte; zero points packed two a byte along the last axis
+    data = rng.integers(0, 256, size=(10, 32))  # 64 values a row
+    write_ort_case("u8_bits4_zero_points", "u8", data, random_scales((10, 4), np.float16), rng.integers(0, 256, (10, 2)),
+                   np.array([9, 4, 0, -10], np.int64), dict(gather_axis=0, quantize_axis=1, block_size=16, bits=4))
+    # u8 with bits 8, default zero point 128, block 64
+    data = rng.integers(0, 256, size=(5, 128))
+    write_ort_case("u8_bits8_f32", "u8", data, random_scales((5, 2), np.float32), None, np.array([4, 1], np.int32),
+                   dict(gather_axis=0, quantize_axis=1, block_size=64, bits=8))
+    # u8 with bits 8 and zero points, the default block size (128)
+    data = rng.integers(0, 256, size=(4, 256))
+    write_ort_case("u8_bits8_zero_points_default_block", "u8", data, random_scales((4, 2), np.float16),
+                   rng.integers(0, 256, (4, 2)), np.array([3, 0, 2], np.int64), dict(gather_axis=0, quantize_axis=1,
+                                                                                    bits=8))
+
+
+def ggml_cases():
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize, quantize
+
+    for name, kind, rows, values in (("q4_0", GGMLQuantizationType.Q4_0, 12, 96),
+                                     ("q8_0", GGMLQuantizationType.Q8_0, 9, 160)):
+        table = rng.standard_normal((rows, values)).astype(np.float32)
+        packed = quantize(table, kind)  # uint8 [rows, bytes per row]
+        indices = np.array([rows - 1, 0, 3, 3, rows // 2], np.int64)
+        expected = dequantize(packed, kind)[indices].astype(np.float32)
+        directory = os.path.join(OUT, "ggml", name)
+        os.makedirs(directory, exist_ok=True)
+        np.save(os.path.join(directory, "rows.npy"), np.ascontiguousarray(packed, np.uint8))
+        np.save(os.path.join(directory, "indices.npy"), indices)
+        np.save(os.path.join(directory, "expected.npy"), expected)
+
+
+ort_cases()
+ggml_cases()
+print("oracle_cases.py: onnxruntime", ort.__version__, "onnx", onnx.__version__)

@@ -1,0 +1,176 @@
+"""clgather gather-quantized: each layout against a NumPy model of the rules (docs/semantics.md, section 6),
+on the default device and the CPU reference; bf16 scales and outputs as uint16 bits; usage errors (2),
+refused inputs (1) with no output file left behind."""
+from cli_common import *
+
+fresh_work_dir()
+rng = np.random.default_rng(16)
+
+
+def pack(values):
+    flat = (np.asarray(values).reshape(-1).astype(np.int64) & 0xF).astype(np.uint8)
+    if flat.size % 2:
+        flat = np.append(flat, np.uint8(0))
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
+def bf16_bits(f32):
+    """Round f32 to bf16 (nearest even), as uint16 bits."""
+    bits = np.asarray(f32, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def bf16_to_f32(bits):
+    return (np.asarray(bits, np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+def to_output(f32, output_type):
+    if output_type == "f16":
+        return f32.astype(np.float16)
+    if output_type == "bf16":
+        return bf16_bits(f32)
+    return f32.astype(np.float32)
+
+
+def expect_output(args, want, what, device=None):
+    out = path("out.npy")
+    if os.path.exists(out):
+        os.remove(out)
+    expect_status(["gather-quantized"] + args + ["--out", out] + (["--device", device] if device else []), 0, what)
+    got = np.load(out) if os.path.exists(out) else None
+    check(got is not None and got.dtype == want.dtype and got.shape == want.shape and
+          np.array_equal(got.view(np.uint8), want.view(np.uint8)), f"{what}: values (bit for bit)")
+
+
+def both_devices(args, want, what):
+    for device in [None, "cpu"]:
+        expect_output(args, want, f"{what} on {device or 'the default device'}", device)
+
+
+# ---- ONNX Runtime's layout: u4 [6, 40] (short last block), block 16, f16 scales, zero points -> f16
+q = rng.integers(0, 16, size=(6, 40))
+scales = (rng.standard_normal((6, 3)) * 0.1).astype(np.float16)
+zero_points = rng.integers(0, 16, size=(6, 3))
+idx = np.array([5, -6, 2], np.int64)
+per_value_scale = np.repeat(scales.astype(np.float32), 16, axis=1)[:, :40]
+per_value_zero = np.repeat(zero_points, 16, axis=1)[:, :40]
+f32 = (q - per_value_zero).astype(np.float32) * per_value_scale
+args = ["--layout", "ort-block", "--data", save("u4.npy", pack(q)), "--data-type", "u4", "--data-shape", "6,40",
+        "--indices", save("i.npy", idx), "--scales", save("s.npy", scales), "--zero-points",
+        save("z.npy", pack(zero_points)), "--block-size", "16"]
+both_devices(args, to_output(f32[idx], "f16"), "ort-block u4 zero points")
+for output_type in ["f32", "bf16"]:
+    both_devices(args + ["--output-type", output_type], to_output(f32[idx], output_type), f"ort-block u4 -> {output_type}")
+expect_output(args + ["--verify"], to_output(f32[idx], "f16"), "ort-block u4 --verify")
+
+# u8 bits 8, bf16 scales (uint16 bits), default zero point 128, gather along axis 0 of [5, 64]
+q = rng.integers(0, 256, size=(5, 64))
+scale_bits = bf16_bits(rng.standard_normal((5, 2)) * 0.01)
+f32 = (q - 128).astype(np.float32) * np.repeat(bf16_to_f32(scale_bits), 32, axis=1)
+idx = np.array([4, 0, 0], np.int32)
+both_devices(["--layout", "ort-block", "--data", save("u8.npy", q.astype(np.uint8)), "--bits", "8", "--block-size",
+              "32", "--indices", save("i32.npy", idx), "--scales", save("sb.npy", scale_bits), "--scales-type", "bf16"],
+             to_output(f32[idx], "bf16"), "ort-block u8 bits 8 bf16 scales")
+
+# i4 quantized along the gathered axis: data [32, 3], scales [2, 3], gather_axis 0, quantize_axis 0
+q = rng.integers(-8, 8, size=(32, 3))
+scales = (rng.standard_normal((2, 3)) * 0.1).astype(np.float32)
+f32 = q.astype(np.float32) * np.repeat(scales, 16, axis=0)
+idx = np.array([31, 16, 15], np.int64)
+both_devices(["--layout", "ort-block", "--data", save("i4.npy", pack(q)), "--data-type", "i4", "--data-shape", "32,3",
+              "--block-size", "16", "--quantize-axis", "0", "--indices", save("i.npy", idx), "--scales",
+              save("s.npy", scales)], to_output(f32[idx], "f32"), "ort-block i4 quantize_axis 0")
+
+# ---- ggml q4_0 and q8_0 rows: uint8 [rows, bytes per row]
+def ggml_rows(kind, rows, blocks):
+    d = (rng.standard_normal((rows, blocks)) * 0.05).astype(np.float16)
+    if kind == "q4_0":
+        nibbles = rng.integers(0, 16, size=(rows, blocks, 32))
+        body = (nibbles[:, :, :16] | (nibbles[:, :, 16:] << 4)).astype(np.uint8)
+        values = (nibbles - 8).astype(np.float32)
+    else:
+        q8 = rng.integers(-128, 128, size=(rows, blocks, 32)).astype(np.int8)
+        body = q8.view(np.uint8)
+        values = q8.astype(np.float32)
+    packed = np.concatenate([d.reshape(rows, blocks, 1).view(np.uint8), body], axis=2).reshape(rows, -1)
+    return packed, (values * d.astype(np.float32)[:, :, None]).reshape(rows, blocks * 32)
+
+
+for kind in ["q4_0", "q8_0"]:
+    packed, f32 = ggml_rows(kind, 7, 3)
+    idx = np.array([6, 0, 3, 3], np.int64)
+    args = ["--layout", f"ggml-{kind}", "--data", save(f"{kind}.npy", packed), "--indices", save("i.npy", idx)]
+    both_devices(args, f32[idx], f"ggml {kind}")
+    both_devices(args + ["--output-type", "f16"], f32[idx].astype(np.float16), f"ggml {kind} -> f16")
+
+# ---- OpenVINO's compressed embedding: u8 [6, 64] in 4 groups, zero points, zeros out of range; i4 per row
+q = rng.integers(0, 256, size=(6, 64))
+scales = (rng.standard_normal((6, 4)) * 0.01).astype(np.float32)
+zero_points = rng.integers(0, 256, size=(6, 4))
+f32 = (q - np.repeat(zero_points, 16, axis=1)).astype(np.float32) * np.repeat(scales, 16, axis=1)
+idx = np.array([5, 9, 0, -1, -7], np.int64)  # 9 and -7 lie outside [-6, 5]; -1 is row 5
+want = f32[np.clip(idx % 6, 0, 5)]
+want[1] = 0
+want[4] = 0
+both_devices(["--layout", "ov-compressed", "--data", save("ov.npy", q.astype(np.uint8)), "--indices",
+              save("i.npy", idx), "--scales", save("s.npy", scales), "--zero-points",
+              save("z.npy", zero_points.astype(np.uint8))], to_output(want, "f32"), "ov-compressed u8 groups")
+q = rng.integers(-8, 8, size=(4, 33))
+scales = (rng.standard_normal((4, 1)) * 0.1).astype(np.float16)
+f32 = (q - 3).astype(np.float32) * scales.astype(np.float32)
+idx = np.array([3, 1], np.int64)
+both_devices(["--layout", "ov-compressed", "--data", save("ov4.npy", pack(q)), "--data-type", "i4", "--data-shape",
+              "4,33", "--indices", save("i.npy", idx), "--scales", save("s.npy", scales), "--zero-points",
+              save("z.npy", pack([3])), "--zero-points-shape", "1"], to_output(f32[idx], "f16"),
+             "ov-compressed i4 per row, one zero point, odd row")
+
+# ---- failures: usage (2) and refused (1); never an output file
+out = path("never.npy")
+base = ["gather-quantized", "--layout", "ort-block", "--data", path("u4.npy"), "--data-type", "u4", "--data-shape",
+        "6,40", "--indices", save("i.npy", np.array([0], np.int64)), "--scales",
+        save("s.npy", np.ones((6, 3), np.float16)), "--block-size", "16", "--out", out]
+usage_cases = [
+    (["--layout", "nope"], "unknown --layout 'nope'"),
+    (["--data-type", "u3"], "--data-type must be u4, i4, u8 or i8, not 'u3'"),
+    (["--block-size", "x"], "--block-size 'x' is not an integer"),
+    (["--output-type", "f64"], "--output-type must be f32, f16 or bf16, not 'f64'"),
+    (["--data-shape", "6,,40"], "--data-shape '6,,40' is not a shape"),
+    (["--oob", "wrap"], "--oob must be error, zero or clamp, not 'wrap'"),
+    (["--zero-points-shape", "6,3"], "--zero-points-shape without --zero-points"),
+]
+
+
+def replace(args, extra):
+    args = list(args)
+    for i in range(0, len(extra), 2):
+        if extra[i] in args:
+            args[args.index(extra[i]) + 1] = extra[i + 1]
+        else:
+            args += extra[i:i + 2]
+    return args
+
+
+for extra, message in usage_cases:
+    expect_status(replace(base, extra), 2, f"usage {extra}", message)
+    check(not os.path.exists(out), f"no output after usage error {extra}")
+expect_status(["gather-quantized", "--layout", "ggml-q4_0", "--data", path("q4_0.npy"), "--indices", path("i.npy"),
+               "--scales", path("s.npy"), "--out", out], 2, "ggml with scales", "no --scales")
+expect_status(["gather-quantized", "--layout", "ort-block"], 2, "missing --data", "--data is required")
+refused_cases = [
+    (["--block-size", "48"], "CLG_ERR_INVALID_BLOCK_SIZE"),
+    (["--bits", "8"], "CLG_ERR_INVALID_BITS"),
+    (["--gather-axis", "2"], "CLG_ERR_INVALID_AXIS"),
+    (["--indices", save("bad.npy", np.array([6], np.int64))], "CLG_ERR_INDEX_OUT_OF_RANGE"),
+    (["--indices", save("hostile.npy", np.array([np.iinfo(np.int64).min], np.int64))], "CLG_ERR_INDEX_OUT_OF_RANGE"),
+    (["--scales", save("s_bad.npy", np.ones((6, 2), np.float16))], "CLG_ERR_SHAPE_MISMATCH"),
+    (["--scales", save("s_i32.npy", np.ones((6, 3), np.int32))], "CLG_ERR_INVALID_DTYPE"),
+    (["--data-shape", "6,42"], "holds 120 bytes; the descriptor calls for 126"),
+    (["--data", save("f32data.npy", np.ones((6, 40), np.float32))], "holds f32"),
+    (["--data", path("missing.npy")], "missing.npy"),
+]
+for extra, message in refused_cases:
+    expect_status(replace(base, extra), 1, f"refused {extra}", message)
+    check(not os.path.exists(out), f"no output after refused {extra}")
+check(not leftovers(), "no temporary files left behind")
+finish()

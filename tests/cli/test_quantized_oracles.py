@@ -1,0 +1,50 @@
+"""The dequantizing gather against outside oracles: ONNX Runtime runs single-node com.microsoft
+GatherBlockQuantized models (clgather conformance must match its outputs bit for bit), and gguf.quants
+quantizes and dequantizes ggml q4_0 / q8_0 rows (clgather gather-quantized must match). The oracles live
+in the venv ci/setup_oracles.sh makes (CLGATHER_ORACLES_VENV, default <repo>/.venv-oracles); where it is
+missing the test skips saying how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI)."""
+from cli_common import *
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+venv = os.environ.get("CLGATHER_ORACLES_VENV") or os.path.join(REPO, ".venv-oracles")
+oracle_python = os.path.join(venv, "bin", "python")
+probe = subprocess.run([oracle_python, "-c", "import onnx, onnxruntime, gguf"], capture_output=True, text=True) \
+    if os.path.exists(oracle_python) else None
+if probe is None or probe.returncode != 0:
+    why = (f"the oracle venv {venv} lacks onnx, onnxruntime or gguf: run ci/setup_oracles.sh "
+           f"({probe.stderr.strip().splitlines()[-1] if probe and probe.stderr.strip() else 'no venv'})")
+    if os.environ.get("CLGATHER_REQUIRE_ORACLES") == "1":
+        print("FAIL:", why)
+        sys.exit(1)
+    print("SKIP:", why)
+    sys.exit(SKIP_STATUS)
+
+fresh_work_dir()
+cases = path("oracles")
+made = subprocess.run([oracle_python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle_cases.py"),
+                       cases], capture_output=True, text=True, timeout=600)
+check(made.returncode == 0, f"oracle_cases.py failed: {made.stderr[-2000:]}")
+if made.returncode != 0:
+    finish()
+print(made.stdout.strip())
+
+ort_dirs = sorted(os.path.join(cases, "ort", d) for d in os.listdir(os.path.join(cases, "ort")))
+check(len(ort_dirs) >= 7, f"expected at least 7 ONNX Runtime cases, found {len(ort_dirs)}")
+for device in [None, "cpu"]:
+    out, _ = expect_status(["conformance"] + (["--device", device] if device else []) + ort_dirs, 0,
+                           f"conformance on ONNX Runtime's GatherBlockQuantized outputs ({device or 'default'})")
+    check(out.count("PASS ") == len(ort_dirs), f"every ONNX Runtime case passes: {out}")
+
+for kind in ["q4_0", "q8_0"]:
+    d = os.path.join(cases, "ggml", kind)
+    result = path(f"{kind}.npy")
+    for device in [None, "cpu"]:
+        expect_status(["gather-quantized", "--layout", f"ggml-{kind}", "--data", os.path.join(d, "rows.npy"),
+                       "--indices", os.path.join(d, "indices.npy"), "--out", result] +
+                      (["--device", device] if device else []), 0, f"ggml {kind} ({device or 'default'})")
+        got = np.load(result) if os.path.exists(result) else None
+        want = np.load(os.path.join(d, "expected.npy"))
+        check(got is not None and got.dtype == want.dtype and got.shape == want.shape and
+              np.array_equal(got.view(np.uint32), want.view(np.uint32)),
+              f"ggml {kind} ({device or 'default'}) matches gguf.quants.dequantize bit for bit")
+finish()

@@ -1,0 +1,294 @@
+/* Randomized differential tests of the dequantizing gather: the OpenCL path against the CPU reference,
+ * bit for bit, with poisoned outputs and guard bytes, over every layout, data type and bit width,
+ * block size, scale type (with subnormal, infinite, NaN and zero scales), output type, with and
+ * without zero points (per scale and per table), odd row lengths, every gather / quantize axis pair,
+ * every policy and hostile index values; both kernel mappings, 32- and 64-bit offsets. The seed is
+ * fixed and printed; CLGATHER_TEST_SEED replays another, CLGATHER_TEST_SCALE scales the case count. */
+#include "quantized_support.h"
+#include "testing/testing.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t seed = 0xDE0A17ull;
+static double scale = 1.0;
+
+static const clg_dtype float_types[] = {CLG_F32, CLG_F16, CLG_BF16};
+static const clg_dtype any_index_types[] = {CLG_I8, CLG_U8, CLG_I16, CLG_U16, CLG_I32, CLG_U32, CLG_I64, CLG_U64};
+
+typedef struct random_case {
+    quant_case c;
+    char name[320];
+} random_case;
+
+static int64_t pick_dim(support_rng *rng, int allow_zero, int64_t most)
+{
+    const uint64_t r = support_below(rng, 16);
+    if (allow_zero && r == 0) return 0;
+    if (r < 4) return 1;
+    return 1 + (int64_t)support_below(rng, (uint64_t)most);
+}
+
+/* An index value: mostly in range, some negative in range, some out of range, some hostile. */
+static int64_t pick_index(support_rng *rng, int64_t A)
+{
+    const uint64_t r = support_below(rng, 100);
+    if (r < 60 && A > 0) return (int64_t)support_below(rng, (uint64_t)A);
+    if (r < 75 && A > 0) return -1 - (int64_t)support_below(rng, (uint64_t)A);
+    if (r < 85) return A + (int64_t)support_below(rng, 3);
+    if (r < 90) return -A - 1 - (int64_t)support_below(rng, 3);
+    switch (support_below(rng, 3)) {
+    case 0: return INT64_MIN;
+    case 1: return INT64_MAX;
+    default: return -1;
+    }
+}
+
+/* A scale: mostly ordinary, sometimes one that takes the kernels' exact integer path or makes the
+ * output overflow or underflow. */
+static uint32_t pick_scale_bits(support_rng *rng)
+{
+    const uint64_t r = support_below(rng, 100);
+    const uint32_t sign = support_below(rng, 2) ? 0x80000000u : 0u;
+    if (r < 70)
+        return sign | (uint32_t)((100 + support_below(rng, 56)) << 23) | (uint32_t)(support_next(rng) & 0x7FFFFF);
+    if (r < 78) return sign | (uint32_t)(support_below(rng, 256) << 23) | (uint32_t)(support_next(rng) & 0x7FFFFF);
+    if (r < 84) return sign | (uint32_t)(support_next(rng) & 0x7FFFFF);                   /* subnormal (or zero) */
+    if (r < 88) return sign;                                                              /* +-0 */
+    if (r < 91) return sign | 0x7F800000u;                                                /* infinity */
+    if (r < 94) return sign | 0x7F800000u | (uint32_t)(1 + support_below(rng, 0x7FFFFF)); /* NaN */
+    if (r < 97) return sign | (uint32_t)((250 + support_below(rng, 5)) << 23);            /* overflows */
+    return sign | (uint32_t)((1 + support_below(rng, 8)) << 23);                          /* tiny products */
+}
+
+static void set_shape(clg_quant_tensor_desc *t, clg_quant_type type, int32_t rank, const int64_t *shape)
+{
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    t->rank = rank;
+    for (int32_t d = 0; d < rank; ++d) t->shape[d] = shape[d];
+}
+
+static void make_ort(support_rng *rng, clg_gather_quantized_desc *d, int allow_zero)
+{
+    static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8};
+    const clg_quant_type t = types[support_below(rng, 3)];
+    const int u8 = t == CLG_QUANT_U8;
+    d->bits = u8 ? (support_below(rng, 2) ? 8 : (support_below(rng, 2) ? 4 : 0)) : (support_below(rng, 2) ? 4 : 0);
+    const int32_t r = u8 ? 2 + (int32_t)support_below(rng, 2) : 1 + (int32_t)support_below(rng, 4);
+    int64_t shape[CLG_MAX_RANK];
+    for (int32_t k = 0; k < r; ++k) shape[k] = pick_dim(rng, allow_zero, k == r - 1 ? 70 : 6);
+    set_shape(&d->data, t, r, shape);
+    const int32_t g = u8 ? 0 : (int32_t)support_below(rng, (uint64_t)r);
+    const int32_t q = u8 ? r - 1 : (int32_t)support_below(rng, (uint64_t)r);
+    d->gather_axis = support_below(rng, 3) == 0 ? g - r : g;
+    d->quantize_axis = support_below(rng, 3) == 0 ? q - r : q;
+    static const int64_t block_sizes[] = {16, 32, 64, 128, 0};
+    d->block_size = block_sizes[support_below(rng, 5)];
+    const int64_t bs = d->block_size ? d->block_size : 128;
+    const int64_t values_q = (u8 && d->bits != 8) ? 2 * shape[q] : shape[q];
+    int64_t sshape[CLG_MAX_RANK];
+    memcpy(sshape, shape, sizeof sshape);
+    sshape[q] = (values_q + bs - 1) / bs;
+    support_shape(&d->scales, float_types[support_below(rng, 3)], r, sshape);
+    if (support_below(rng, 2)) {
+        int64_t zshape[CLG_MAX_RANK];
+        memcpy(zshape, sshape, sizeof zshape);
+        if (u8 && d->bits != 8) zshape[r - 1] = (sshape[r - 1] + 1) / 2;
+        set_shape(&d->zero_points, t, r, zshape);
+    }
+}
+
+static void make_ov(support_rng *rng, clg_gather_quantized_desc *d, int allow_zero)
+{
+    const clg_quant_type t = (clg_quant_type)(1 + support_below(rng, 4));
+    const int32_t r = 1 + (int32_t)support_below(rng, 3);
+    int64_t shape[CLG_MAX_RANK];
+    for (int32_t k = 0; k < r - 1; ++k) shape[k] = pick_dim(rng, allow_zero, 6);
+    /* K = groups x group size, both small, so that odd K and odd group sizes turn up */
+    const int64_t groups = 1 + (int64_t)support_below(rng, 5), group = 1 + (int64_t)support_below(rng, 40);
+    shape[r - 1] = support_below(rng, 12) == 0 && allow_zero ? 0 : groups * group;
+    set_shape(&d->data, t, r, shape);
+    d->gather_axis = (int64_t)support_below(rng, (uint64_t)r);
+    int64_t sshape[CLG_MAX_RANK];
+    memcpy(sshape, shape, sizeof sshape);
+    sshape[r - 1] = shape[r - 1] ? groups : 0;
+    support_shape(&d->scales, float_types[support_below(rng, 3)], r, sshape);
+    if (support_below(rng, 4) == 0 && shape[r - 1]) d->block_size = group;
+    const uint64_t zp = support_below(rng, 3);
+    if (zp == 1) set_shape(&d->zero_points, t, r, sshape);
+    if (zp == 2) {
+        const int64_t ones[] = {1, 1, 1};
+        set_shape(&d->zero_points, t, (int32_t)support_below(rng, 3), ones);
+    }
+}
+
+static void make_ggml(support_rng *rng, clg_gather_quantized_desc *d, int allow_zero)
+{
+    d->layout = support_below(rng, 2) ? CLG_QUANT_GGML_Q4_0 : CLG_QUANT_GGML_Q8_0;
+    const int64_t block_bytes = d->layout == CLG_QUANT_GGML_Q4_0 ? 18 : 34;
+    const int32_t r = 2 + (int32_t)support_below(rng, 2);
+    int64_t shape[CLG_MAX_RANK];
+    for (int32_t k = 0; k < r - 1; ++k) shape[k] = pick_dim(rng, allow_zero, 8);
+    shape[r - 1] = block_bytes * (1 + (int64_t)support_below(rng, 4));
+    set_shape(&d->data, CLG_QUANT_U8, r, shape);
+    d->gather_axis = (int64_t)support_below(rng, (uint64_t)(r - 1));
+}
+
+static void fill_inputs(support_rng *rng, quant_case *c)
+{
+    for (size_t k = 0; k < c->data_bytes; ++k) c->data[k] = (unsigned char)support_next(rng);
+    for (size_t k = 0; k < c->zp_bytes; ++k) c->zero_points[k] = (unsigned char)support_next(rng);
+    const size_t scale_size = c->desc.scales.type ? clg_dtype_size(c->desc.scales.type) : 0;
+    for (size_t k = 0; scale_size && k < c->scale_bytes / scale_size; ++k)
+        quant_put_scale_bits(c, k, pick_scale_bits(rng));
+    if (c->desc.layout == CLG_QUANT_GGML_Q4_0 || c->desc.layout == CLG_QUANT_GGML_Q8_0) {
+        /* the f16 scale of each block: mostly ordinary, some random bits (subnormal, infinite, NaN) */
+        const size_t block_bytes = c->desc.layout == CLG_QUANT_GGML_Q4_0 ? 18 : 34;
+        for (size_t b = 0; b + block_bytes <= c->data_bytes; b += block_bytes) {
+            const uint16_t h =
+                (uint16_t)(support_below(rng, 4) ? 0x2000u + support_below(rng, 0x3000) : support_next(rng));
+            memcpy(c->data + b, &h, 2);
+        }
+    }
+}
+
+static void make_case(support_rng *rng, random_case *rc, int number)
+{
+    memset(rc, 0, sizeof *rc);
+    clg_gather_quantized_desc *d = &rc->c.desc;
+    const int allow_zero = support_below(rng, 10) == 0;
+    const uint64_t which = support_below(rng, 3);
+    if (which == 0) {
+        d->layout = CLG_QUANT_ORT_BLOCK;
+        make_ort(rng, d, allow_zero);
+    } else if (which == 1) {
+        d->layout = CLG_QUANT_OV_COMPRESSED;
+        make_ov(rng, d, allow_zero);
+    } else {
+        make_ggml(rng, d, allow_zero);
+    }
+    const int ov = d->layout == CLG_QUANT_OV_COMPRESSED;
+    /* every integer type for OpenVINO now and then (each one is a kernel build; Gather's suites cover
+     * the index rules of every type) */
+    const clg_dtype it = ov && support_below(rng, 8) == 0 ? any_index_types[support_below(rng, 8)]
+                         : support_below(rng, 2)          ? CLG_I64
+                                                          : CLG_I32;
+    const int32_t qr = (int32_t)support_below(rng, 3);
+    int64_t ishape[CLG_MAX_RANK] = {0};
+    for (int32_t k = 0; k < qr; ++k) ishape[k] = pick_dim(rng, allow_zero, 5);
+    support_shape(&d->indices, it, qr, ishape);
+    static const clg_dtype outs[] = {CLG_DTYPE_INVALID, CLG_F32, CLG_F16, CLG_BF16};
+    d->output_type = outs[support_below(rng, 4)];
+    d->oob_policy = (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
+    quant_case_alloc(&rc->c);
+    fill_inputs(rng, &rc->c);
+    int32_t rank;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    ck_assert_int_eq(clg_gather_quantized_output_shape(d, &rank, shape, NULL), CLG_SUCCESS);
+    const int32_t g = (int32_t)(d->gather_axis < 0 ? d->gather_axis + d->data.rank : d->gather_axis);
+    int64_t A = d->data.shape[g];
+    const int keep_valid = support_below(rng, 4) != 0;
+    const int is_signed = it == CLG_I8 || it == CLG_I16 || it == CLG_I32 || it == CLG_I64;
+    for (uint64_t k = 0; k < rc->c.index_bytes / clg_dtype_size(it); ++k) {
+        int64_t v = pick_index(rng, A);
+        if (keep_valid && A > 0 && (v >= A || v < -A)) v = (int64_t)support_below(rng, (uint64_t)A);
+        if (keep_valid && A > 0 && !is_signed && v < 0) v = -v - 1;
+        support_store_int(rc->c.indices, it, (size_t)k, v);
+    }
+    snprintf(rc->name, sizeof rc->name,
+             "case %d: %s %s r%d [%" PRId64 ", %" PRId64 ", ...] bits %d bs %" PRId64 " g %" PRId64 " q %" PRId64
+             " scales %s zp %s out %s idx %s r%d oob %d",
+             number, clg_quant_layout_name(d->layout), clg_quant_type_name(d->data.type), (int)d->data.rank,
+             d->data.shape[0], d->data.rank > 1 ? d->data.shape[1] : 0, (int)d->bits, d->block_size, d->gather_axis,
+             d->quantize_axis, clg_dtype_name(d->scales.type), clg_quant_type_name(d->zero_points.type),
+             clg_dtype_name(d->output_type), clg_dtype_name(it), (int)qr, (int)d->oob_policy);
+}
+
+static void compare_case(random_case *rc, int use_enqueue, size_t guard)
+{
+    quant_case *c = &rc->c;
+    char ref_message[1024];
+    unsigned char *want = support_poisoned(c->out_bytes);
+    const clg_status want_st = quant_reference(c, want);
+    snprintf(ref_message, sizeof ref_message, "%s", clg_last_error_message());
+    clg_context *ctx = support_cl_context();
+    clg_status got_st;
+    unsigned char *got = support_poisoned(c->out_bytes);
+    if (use_enqueue) {
+        const size_t out_guard = quant_out_guard(c, guard);
+        unsigned char *region = support_poisoned(out_guard + c->out_bytes + out_guard);
+        got_st = quant_enqueue(ctx, c, guard, region);
+        ck_assert_msg(support_guards_intact(region, out_guard, c->out_bytes), "%s: guard bytes overwritten", rc->name);
+        memcpy(got, region + out_guard, c->out_bytes);
+        free(region);
+    } else {
+        got_st = quant_sync(ctx, c, got);
+    }
+    ck_assert_msg(got_st == want_st, "%s (enqueue %d): OpenCL %s (%s) vs reference %s (%s)", rc->name, use_enqueue,
+                  clg_status_string(got_st), clg_last_error_message(), clg_status_string(want_st), ref_message);
+    if (want_st == CLG_SUCCESS) {
+        if (memcmp(got, want, c->out_bytes) != 0) {
+            size_t k = 0;
+            while (got[k] == want[k]) ++k;
+            ck_abort_msg("%s (enqueue %d, guard %zu): outputs differ first at byte %zu of %zu (0x%02x vs 0x%02x)",
+                         rc->name, use_enqueue, guard, k, c->out_bytes, got[k], want[k]);
+        }
+    } else {
+        ck_assert_msg(support_all_poison(got, c->out_bytes), "%s: output written on failure", rc->name);
+        ck_assert_msg(strcmp(clg_last_error_message(), ref_message) == 0, "%s: messages differ:\n  %s\n  %s", rc->name,
+                      clg_last_error_message(), ref_message);
+    }
+    free(got);
+    free(want);
+}
+
+static void run_random_cases(int count, int mapping, int offsets64, uint64_t stream)
+{
+    clg_context *ctx = support_cl_context();
+    clg_testing_force_mapping(ctx, mapping);
+    clg_testing_force_offsets64(ctx, offsets64);
+    support_rng rng = {seed ^ (stream * 0x9E3779B97F4A7C15ull)};
+    count = (int)(count * scale) > 10 ? (int)(count * scale) : 10;
+    for (int k = 0; k < count; ++k) {
+        random_case rc;
+        make_case(&rng, &rc, k);
+        compare_case(&rc, (int)support_below(&rng, 2), (size_t)support_below(&rng, 40));
+        quant_case_free(&rc.c);
+    }
+    clg_testing_force_mapping(ctx, 0);
+    clg_testing_force_offsets64(ctx, 0);
+}
+
+START_TEST(random_runs_offsets32) { run_random_cases(200, 1, 0, 1); }
+END_TEST
+START_TEST(random_pieces_offsets32) { run_random_cases(200, 2, 0, 2); }
+END_TEST
+START_TEST(random_runs_offsets64) { run_random_cases(100, 1, 1, 3); }
+END_TEST
+START_TEST(random_pieces_offsets64) { run_random_cases(100, 2, 1, 4); }
+END_TEST
+START_TEST(random_automatic_choice) { run_random_cases(100, 0, 0, 5); }
+END_TEST
+
+int main(void)
+{
+    const char *env = getenv("CLGATHER_TEST_SEED");
+    if (env && *env) seed = strtoull(env, NULL, 0);
+    const char *scale_env = getenv("CLGATHER_TEST_SCALE");
+    if (scale_env && atof(scale_env) > 0) scale = atof(scale_env);
+    printf("test_gather_quantized_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), "
+           "scale %.2f\n",
+           seed, scale);
+    Suite *s = suite_create("gather_quantized_differential");
+    TCase *tc = tcase_create("random");
+    tcase_set_timeout(tc, 1200);
+    tcase_add_test(tc, random_runs_offsets32);
+    tcase_add_test(tc, random_pieces_offsets32);
+    tcase_add_test(tc, random_runs_offsets64);
+    tcase_add_test(tc, random_pieces_offsets64);
+    tcase_add_test(tc, random_automatic_choice);
+    suite_add_tcase(s, tc);
+    return support_run_suite(s);
+}

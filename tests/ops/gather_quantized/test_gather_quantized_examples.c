@@ -1,0 +1,460 @@
+/* Hand-computed examples of every layout of the dequantizing gather (docs/semantics.md, "Dequantizing
+ * gather"), each run on the CPU reference, the synchronous OpenCL call and the enqueue call (both
+ * kernel mappings), and compared bit for bit with values worked out by hand in the comments. */
+#include "quantized_support.h"
+#include "testing/testing.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Run a case everywhere and compare every output element's bits with want (output-type bits). */
+static void expect_bits(const quant_case *c, const uint32_t *want, size_t count)
+{
+    int32_t rank;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    clg_dtype out_type;
+    ck_assert_int_eq(clg_gather_quantized_output_shape(&c->desc, &rank, shape, &out_type), CLG_SUCCESS);
+    const size_t elem = clg_dtype_size(out_type);
+    ck_assert_uint_eq(c->out_bytes, count * elem);
+    clg_context *ctx = support_cl_context();
+    for (int way = 0; way < 4; ++way) {
+        unsigned char *out = support_poisoned(c->out_bytes);
+        clg_status st;
+        if (way == 0) {
+            st = quant_reference(c, out);
+        } else if (way == 1) {
+            st = quant_sync(ctx, c, out);
+        } else {
+            clg_testing_force_mapping(ctx, way - 1); /* 1: runs, 2: pieces */
+            const size_t guard = quant_out_guard(c, 8);
+            unsigned char *region = support_poisoned(guard + c->out_bytes + guard);
+            st = quant_enqueue(ctx, c, 8, region);
+            ck_assert(support_guards_intact(region, guard, c->out_bytes));
+            memcpy(out, region + guard, c->out_bytes);
+            free(region);
+            clg_testing_force_mapping(ctx, 0);
+        }
+        ck_assert_msg(st == CLG_SUCCESS, "way %d: %s: %s", way, clg_status_string(st), clg_last_error_message());
+        for (size_t k = 0; k < count; ++k) {
+            uint32_t got = 0;
+            memcpy(&got, out + k * elem, elem);
+            ck_assert_msg(got == want[k], "way %d, element %zu: 0x%08x, want 0x%08x", way, k, got, want[k]);
+        }
+        free(out);
+    }
+}
+
+static uint32_t f32_bits(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, 4);
+    return b;
+}
+
+/* The f16 bits of a value f16 holds exactly (every expected f16 value below does). */
+static uint32_t f16_bits_of(float v)
+{
+    if (v == 0) return signbit(v) ? 0x8000u : 0;
+    const uint32_t b = f32_bits(v);
+    const uint32_t exponent = ((b >> 23) & 0xFF) - 112, mantissa = (b & 0x7FFFFF) >> 13;
+    ck_assert_msg((b & 0x1FFF) == 0 && exponent >= 1 && exponent < 31, "%g is not a normal f16", v);
+    return ((b >> 16) & 0x8000u) | (exponent << 10) | mantissa;
+}
+
+static void set_qshape(clg_quant_tensor_desc *t, clg_quant_type type, int32_t rank, const int64_t *shape)
+{
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    t->rank = rank;
+    memcpy(t->shape, shape, (size_t)rank * sizeof shape[0]);
+}
+
+/* ONNX Runtime, u4 [2, 16], one f32 scale a row (block 16), no zero points (u4's default is 0):
+ * row 0 holds 0..15, row 1 15..0; scales 0.5 and -2. indices [1, 0, -1]: -1 wraps to row 1. */
+START_TEST(ort_u4_rows_default_zero_point)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {2, 16}, ss[] = {2, 1}, is[] = {3};
+    c.desc.layout = CLG_QUANT_ORT_BLOCK;
+    set_qshape(&c.desc.data, CLG_QUANT_U4, 2, ds);
+    support_shape(&c.desc.indices, CLG_I64, 1, is);
+    support_shape(&c.desc.scales, CLG_F32, 2, ss);
+    c.desc.block_size = 16;
+    c.desc.quantize_axis = 1;
+    quant_case_alloc(&c);
+    for (int k = 0; k < 16; ++k) {
+        quant_put_nibble(c.data, (uint64_t)k, k);
+        quant_put_nibble(c.data, 16 + (uint64_t)k, 15 - k);
+    }
+    ck_assert_int_eq(c.data[0], 0x10); /* values 0 (low nibble) and 1 (high nibble) */
+    quant_put_scale(&c, 0, 0.5f);
+    quant_put_scale(&c, 1, -2.0f);
+    const int64_t idx[] = {1, 0, -1};
+    memcpy(c.indices, idx, sizeof idx);
+    uint32_t want[48];
+    for (int k = 0; k < 16; ++k) {
+        want[k] = want[32 + k] = f32_bits((float)(15 - k) * -2.0f); /* -30, -28, ..., -2, -0 */
+        want[16 + k] = f32_bits((float)k * 0.5f);                   /* 0, 0.5, ..., 7.5 */
+    }
+    ck_assert_uint_eq(want[15], 0x80000000u); /* 0 * -2 is -0, as in ONNX Runtime's float code */
+    expect_bits(&c, want, 48);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ONNX Runtime, i4 [3, 3] quantized along axis 0 (one block of 16 covers the 3 rows: scales and zero
+ * points [1, 3]) and gathered along axis 1, so the quantize axis comes before the gather axis:
+ *   values (flat) -8 7 -1 / 3 0 5 / -4 2 1, scales 0.25 1 -0.5, zero points 1 -2 3
+ *   indices [2, 0]: out[r, 0] = (data[r, 2] - 3) * -0.5, out[r, 1] = (data[r, 0] - 1) * 0.25
+ *   = [[2, -2.25], [-1, 0.5], [1, -1.25]] */
+START_TEST(ort_i4_quantize_axis_before_gather_axis_with_zero_points)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {3, 3}, ss[] = {1, 3}, is[] = {2};
+    c.desc.layout = CLG_QUANT_ORT_BLOCK;
+    set_qshape(&c.desc.data, CLG_QUANT_I4, 2, ds);
+    set_qshape(&c.desc.zero_points, CLG_QUANT_I4, 2, ss);
+    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    support_shape(&c.desc.scales, CLG_F32, 2, ss);
+    c.desc.block_size = 16;
+    c.desc.gather_axis = 1;
+    c.desc.quantize_axis = 0;
+    quant_case_alloc(&c);
+    ck_assert_uint_eq(c.data_bytes, 5); /* 9 values, two a byte */
+    ck_assert_uint_eq(c.zp_bytes, 2);
+    const unsigned char data[5] = {0x78, 0x3F, 0x50, 0x2C, 0x01}, zp[2] = {0xE1, 0x03};
+    memcpy(c.data, data, 5);
+    memcpy(c.zero_points, zp, 2);
+    quant_put_scale(&c, 0, 0.25f);
+    quant_put_scale(&c, 1, 1.0f);
+    quant_put_scale(&c, 2, -0.5f);
+    const int32_t idx[] = {2, 0};
+    memcpy(c.indices, idx, sizeof idx);
+    const uint32_t want[] = {f32_bits(2),    f32_bits(-2.25f), f32_bits(-1),
+                             f32_bits(0.5f), f32_bits(1),      f32_bits(-1.25f)};
+    expect_bits(&c, want, 6);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ONNX Runtime, u8 with bits 8, f16 scales (so f16 output) and u8 zero points, two blocks of 16:
+ * row 1 holds 100..131, scales 0.5 and 2, zero points 100 and 128:
+ *   out[k] = k * 0.5 for k < 16, (k - 28) * 2 after: -24 .. 6 */
+START_TEST(ort_u8_bits8_f16_scales_zero_points)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {2, 32}, ss[] = {2, 2}, is[] = {1};
+    c.desc.layout = CLG_QUANT_ORT_BLOCK;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    set_qshape(&c.desc.zero_points, CLG_QUANT_U8, 2, ss);
+    support_shape(&c.desc.indices, CLG_I64, 1, is);
+    support_shape(&c.desc.scales, CLG_F16, 2, ss);
+    c.desc.bits = 8;
+    c.desc.block_size = 16;
+    c.desc.quantize_axis = 1;
+    quant_case_alloc(&c);
+    for (int k = 0; k < 32; ++k) c.data[32 + k] = (unsigned char)(100 + k);
+    quant_put_scale(&c, 2, 0.5f);
+    quant_put_scale(&c, 3, 2.0f);
+    c.zero_points[2] = 100;
+    c.zero_points[3] = 128;
+    c.indices[0] = 1;
+    uint32_t want[32];
+    for (int k = 0; k < 32; ++k) want[k] = f16_bits_of(k < 16 ? (float)k * 0.5f : (float)(k - 28) * 2.0f);
+    want[0] = 0; /* 0 * 0.5 = +0 */
+    expect_bits(&c, want, 32);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ONNX Runtime, u8 with bits 4: [1, 24] bytes hold 48 values (value k is k mod 16), blocks of 16, so
+ * scales [1, 3] = 1, -1, 0.125; zero points packed two a byte along the row: [1, 2] bytes holding
+ * 9, 4, 15 (0x49, 0x0F). out[k] = (k%16 - zp[k/16]) * scale[k/16]. Without zero points the default is 8. */
+START_TEST(ort_u8_bits4_packed_zero_point_rows_and_default)
+{
+    for (int with_zp = 0; with_zp < 2; ++with_zp) {
+        quant_case c = {0};
+        const int64_t ds[] = {1, 24}, ss[] = {1, 3}, zs[] = {1, 2}, is[] = {1};
+        c.desc.layout = CLG_QUANT_ORT_BLOCK;
+        set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+        if (with_zp) set_qshape(&c.desc.zero_points, CLG_QUANT_U8, 2, zs);
+        support_shape(&c.desc.indices, CLG_I32, 1, is);
+        support_shape(&c.desc.scales, CLG_F32, 2, ss);
+        c.desc.block_size = 16;
+        c.desc.quantize_axis = -1;
+        quant_case_alloc(&c);
+        for (int k = 0; k < 48; ++k) quant_put_nibble(c.data, (uint64_t)k, k % 16);
+        const float scales[3] = {1.0f, -1.0f, 0.125f};
+        for (int b = 0; b < 3; ++b) quant_put_scale(&c, (uint64_t)b, scales[b]);
+        if (with_zp) {
+            c.zero_points[0] = 0x49;
+            c.zero_points[1] = 0x0F;
+        }
+        const int zps[3] = {9, 4, 15};
+        uint32_t want[48];
+        for (int k = 0; k < 48; ++k) want[k] = f32_bits((float)(k % 16 - (with_zp ? zps[k / 16] : 8)) * scales[k / 16]);
+        int32_t rank;
+        int64_t shape[CLG_MAX_OUTPUT_RANK];
+        ck_assert_int_eq(clg_gather_quantized_output_shape(&c.desc, &rank, shape, NULL), CLG_SUCCESS);
+        ck_assert_int_eq(rank, 2);
+        ck_assert_int_eq(shape[1], 48); /* the last axis counts values, twice the bytes */
+        expect_bits(&c, want, 48);
+        quant_case_free(&c);
+    }
+}
+END_TEST
+
+/* ggml q4_0, two rows of two blocks (36 bytes). Row 1, block 0: d = 0.5 (f16 0x3800), byte j holds j
+ * in its low nibble and 15 - j in its high one: values 0..15 are (j - 8) * 0.5, values 16..31 are
+ * (7 - j) * 0.5. Block 1: d = -2 (0xC000), every nibble 8: (8 - 8) * -2 = -0. Output f32. */
+START_TEST(ggml_q4_0_row)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {2, 36}, is[] = {1};
+    c.desc.layout = CLG_QUANT_GGML_Q4_0;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    quant_case_alloc(&c);
+    unsigned char *row = c.data + 36;
+    row[0] = 0x00, row[1] = 0x38;
+    for (int j = 0; j < 16; ++j) row[2 + j] = (unsigned char)(j | (15 - j) << 4);
+    row[18] = 0x00, row[19] = 0xC0;
+    memset(row + 20, 0x88, 16);
+    c.indices[0] = 1;
+    uint32_t want[64];
+    for (int j = 0; j < 16; ++j) {
+        want[j] = f32_bits((float)(j - 8) * 0.5f);
+        want[16 + j] = f32_bits((float)(7 - j) * 0.5f);
+        want[32 + j] = want[48 + j] = 0x80000000u;
+    }
+    expect_bits(&c, want, 64);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ggml q8_0, one row of one block: d = 0.25 (0x3400), int8 values -128 -1 0 1 127 then 27 zeros:
+ * -32 -0.25 0 0.25 31.75 0 ...; as bf16 output (exact). */
+START_TEST(ggml_q8_0_row_bf16_output)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {1, 34}, is[] = {1};
+    c.desc.layout = CLG_QUANT_GGML_Q8_0;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    support_shape(&c.desc.indices, CLG_I64, 1, is);
+    c.desc.output_type = CLG_BF16;
+    quant_case_alloc(&c);
+    c.data[0] = 0x00, c.data[1] = 0x34;
+    const signed char q[5] = {-128, -1, 0, 1, 127};
+    memcpy(c.data + 2, q, 5);
+    uint32_t want[32] = {0xC200u /* -32 */, 0xBE80u /* -0.25 */, 0, 0x3E80u /* 0.25 */, 0x41FEu /* 31.75 */};
+    expect_bits(&c, want, 32);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* OpenVINO, u8 [3, 4] with a scale and a zero point per row (f16 scales: f16 output). Row 2 holds
+ * 10 20 30 40, scale 0.5, zero point 20: -5 0 5 10. Index 5 is out of range: zeros (OpenVINO's rule). */
+START_TEST(ov_u8_per_row_zero_points_out_of_range_zeros)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {3, 4}, ss[] = {3, 1}, is[] = {2};
+    c.desc.layout = CLG_QUANT_OV_COMPRESSED;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    set_qshape(&c.desc.zero_points, CLG_QUANT_U8, 2, ss);
+    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    support_shape(&c.desc.scales, CLG_F16, 2, ss);
+    quant_case_alloc(&c);
+    const unsigned char row2[4] = {10, 20, 30, 40};
+    memcpy(c.data + 8, row2, 4);
+    quant_put_scale(&c, 2, 0.5f);
+    c.zero_points[2] = 20;
+    const int32_t idx[] = {2, 5};
+    memcpy(c.indices, idx, sizeof idx);
+    const uint32_t want[8] = {f16_bits_of(-5), 0, f16_bits_of(5), f16_bits_of(10), 0, 0, 0, 0};
+    expect_bits(&c, want, 8);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* OpenVINO, u4 [2, 8] in groups of 4 (scales [2, 2]) with one zero point for the whole table (a u4
+ * scalar, 8): row 1 holds 0..7, scales 1 and 0.5: -8 -7 -6 -5 -2 -1.5 -1 -0.5, as bf16. */
+START_TEST(ov_u4_grouped_scalar_zero_point)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {2, 8}, ss[] = {2, 2}, is[] = {1};
+    c.desc.layout = CLG_QUANT_OV_COMPRESSED;
+    set_qshape(&c.desc.data, CLG_QUANT_U4, 2, ds);
+    set_qshape(&c.desc.zero_points, CLG_QUANT_U4, 0, NULL);
+    support_shape(&c.desc.indices, CLG_U16, 1, is);
+    support_shape(&c.desc.scales, CLG_F32, 2, ss);
+    c.desc.output_type = CLG_BF16;
+    quant_case_alloc(&c);
+    ck_assert_uint_eq(c.zp_bytes, 1);
+    for (int k = 0; k < 8; ++k) quant_put_nibble(c.data, 8 + (uint64_t)k, k);
+    quant_put_scale(&c, 2, 1.0f);
+    quant_put_scale(&c, 3, 0.5f);
+    c.zero_points[0] = 8;
+    c.indices[0] = 1;
+    const float values[8] = {-8, -7, -6, -5, -2, -1.5f, -1, -0.5f};
+    uint32_t want[8];
+    for (int k = 0; k < 8; ++k) want[k] = f32_bits(values[k]) >> 16;
+    expect_bits(&c, want, 8);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* Narrowing to f16 and bf16, round to nearest even, through (q - zp) = d with ONNX Runtime's u8
+ * (bits 8, default zero point 128), one f32 scale a row (block 16 = the row):
+ *   f16: 1 * (1 + 2^-11) ties to even: 1.0 (0x3C00); 3 * (1 + 2^-11) = 3 + 0.75 ulp: 0x4201;
+ *        3 * 2^-20 is the f16 subnormal 48 * 2^-24 (0x0030); 255 * 1000 overflows to infinity
+ *   bf16: 1 * (1 + 2^-8) ties to even: 0x3F80; 3 * (1 + 2^-8) = 3 + 0.75 ulp: 0x4041 */
+static void rounding_case(clg_dtype out_type, const float *scales, const int *d, const uint32_t *want, int rows)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {rows, 16}, ss[] = {rows, 1}, is[] = {rows};
+    c.desc.layout = CLG_QUANT_ORT_BLOCK;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    support_shape(&c.desc.scales, CLG_F32, 2, ss);
+    c.desc.bits = 8;
+    c.desc.block_size = 16;
+    c.desc.quantize_axis = 1;
+    c.desc.output_type = out_type;
+    quant_case_alloc(&c);
+    uint32_t expected[16 * 8];
+    for (int r = 0; r < rows; ++r) {
+        memset(c.data + 16 * r, 128 + d[r], 16);
+        quant_put_scale(&c, (uint64_t)r, scales[r]);
+        ((int32_t *)(void *)c.indices)[r] = r;
+        for (int k = 0; k < 16; ++k) expected[16 * r + k] = want[r];
+    }
+    expect_bits(&c, expected, (size_t)rows * 16);
+    quant_case_free(&c);
+}
+
+START_TEST(round_to_nearest_even_f16_and_bf16)
+{
+    const float f16_scales[4] = {1.0f + 0x1p-11f, 1.0f + 0x1p-11f, 0x1p-20f, 1000.0f};
+    const int f16_d[4] = {1, 3, 3, 127};
+    const uint32_t f16_want[4] = {0x3C00u, 0x4201u, 0x0030u, 0x7C00u};
+    rounding_case(CLG_F16, f16_scales, f16_d, f16_want, 4);
+    const float bf16_scales[3] = {1.0f + 0x1p-8f, 1.0f + 0x1p-8f, -1.0f - 0x1p-8f};
+    const int bf16_d[3] = {1, 3, 3};
+    const uint32_t bf16_want[3] = {0x3F80u, 0x4041u, 0xC041u};
+    rounding_case(CLG_BF16, bf16_scales, bf16_d, bf16_want, 3);
+}
+END_TEST
+
+/* Scales the kernels multiply in integers (and which a flush-to-zero device would get wrong):
+ *   2^-149 (the smallest subnormal) * 3 = 0x00000003; * -127 = 0x8000007F;
+ *   2^-127 (0x00400000) * 127 = 1.984375 * 2^-121 = 0x037E0000, a normal product of a subnormal;
+ *   +inf * 0 = the canonical NaN 0x7FC00000; +inf * -2 = -inf; the signalling NaN 0x7F800001 * 5 is
+ *   quieted: 0x7FC00001; -0 * 3 = -0. */
+START_TEST(special_scales_exact)
+{
+    const uint32_t scale_bits[7] = {0x00000001u, 0x00000001u, 0x00400000u, 0x7F800000u,
+                                    0x7F800000u, 0x7F800001u, 0x80000000u};
+    const int d[7] = {3, -127, 127, 0, -2, 5, 3};
+    const uint32_t want[7] = {0x00000003u, 0x8000007Fu, 0x037E0000u, 0x7FC00000u,
+                              0xFF800000u, 0x7FC00001u, 0x80000000u};
+    float scales[7];
+    memcpy(scales, scale_bits, sizeof scales);
+    rounding_case(CLG_F32, scales, d, want, 7);
+}
+END_TEST
+
+/* The default policy per layout: ONNX Runtime and ggml fail naming the index, OpenVINO writes zeros;
+ * each may be overridden (clamp: 7 and -9 on 2 rows select rows 1 and 0). */
+START_TEST(policy_defaults_and_overrides)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {2, 34}, is[] = {2};
+    c.desc.layout = CLG_QUANT_GGML_Q8_0;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    quant_case_alloc(&c);
+    c.data[1] = 0x3C; /* row 0: d = 1, values 0 */
+    c.data[34 + 1] = 0x3C;
+    for (int k = 0; k < 32; ++k) c.data[34 + 2 + k] = (unsigned char)k; /* row 1: values 0..31 */
+    const int32_t idx[] = {7, -9};
+    memcpy(c.indices, idx, sizeof idx);
+    unsigned char *out = support_poisoned(c.out_bytes);
+    ck_assert_int_eq(quant_reference(&c, out), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_str_eq(clg_last_error_message(),
+                     "indices[0] (flat position 0) = 7 is outside [-2, 1] for axis 0 of size 2");
+    ck_assert_int_eq(quant_sync(support_cl_context(), &c, out), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert(support_all_poison(out, c.out_bytes));
+    free(out);
+    c.desc.oob_policy = CLG_OOB_CLAMP;
+    uint32_t want[64];
+    for (int k = 0; k < 32; ++k) {
+        want[k] = f32_bits((float)k);
+        want[32 + k] = 0;
+    }
+    expect_bits(&c, want, 64);
+    c.desc.oob_policy = CLG_OOB_ZERO;
+    memset(want, 0, sizeof want);
+    expect_bits(&c, want, 64);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* An empty output succeeds without reading anything, whatever the indices hold; a table with no rows
+ * (A = 0) and some indices has every index out of range. */
+START_TEST(empty_output_and_empty_axis)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {0, 32}, ss[] = {0, 1}, no_indices[] = {0}, two[] = {2};
+    c.desc.layout = CLG_QUANT_ORT_BLOCK;
+    set_qshape(&c.desc.data, CLG_QUANT_U4, 2, ds);
+    support_shape(&c.desc.scales, CLG_F16, 2, ss);
+    support_shape(&c.desc.indices, CLG_I64, 1, no_indices);
+    c.desc.block_size = 32;
+    c.desc.quantize_axis = 1;
+    quant_case_alloc(&c);
+    ck_assert_uint_eq(c.out_bytes, 0);
+    ck_assert_int_eq(quant_reference(&c, NULL), CLG_SUCCESS);
+    ck_assert_int_eq(quant_sync(support_cl_context(), &c, NULL), CLG_SUCCESS);
+    cl_event done = NULL;
+    ck_assert_int_eq(clg_gather_quantized_enqueue(support_cl_context(), &c.desc,
+                                                  clg_context_cl_queue(support_cl_context()), NULL, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, 0, 0, NULL, &done),
+                     CLG_SUCCESS);
+    ck_assert_ptr_nonnull(done); /* a marker */
+    clWaitForEvents(1, &done);
+    clReleaseEvent(done);
+    quant_case_free(&c);
+
+    support_shape(&c.desc.indices, CLG_I64, 1, two);
+    quant_case_alloc(&c);
+    unsigned char *out = support_poisoned(c.out_bytes);
+    ck_assert_int_eq(quant_reference(&c, out), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert(strstr(clg_last_error_message(), "outside [-0, -1]"));
+    free(out);
+    c.desc.oob_policy = CLG_OOB_CLAMP; /* no row to clamp to: zeros */
+    uint32_t want[64] = {0};
+    expect_bits(&c, want, 64);
+    quant_case_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gather_quantized_examples");
+    TCase *tc = tcase_create("examples");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, ort_u4_rows_default_zero_point);
+    tcase_add_test(tc, ort_i4_quantize_axis_before_gather_axis_with_zero_points);
+    tcase_add_test(tc, ort_u8_bits8_f16_scales_zero_points);
+    tcase_add_test(tc, ort_u8_bits4_packed_zero_point_rows_and_default);
+    tcase_add_test(tc, ggml_q4_0_row);
+    tcase_add_test(tc, ggml_q8_0_row_bf16_output);
+    tcase_add_test(tc, ov_u8_per_row_zero_points_out_of_range_zeros);
+    tcase_add_test(tc, ov_u4_grouped_scalar_zero_point);
+    tcase_add_test(tc, round_to_nearest_even_f16_and_bf16);
+    tcase_add_test(tc, special_scales_exact);
+    tcase_add_test(tc, policy_defaults_and_overrides);
+    tcase_add_test(tc, empty_output_and_empty_axis);
+    suite_add_tcase(s, tc);
+    return support_run_suite(s);
+}
