@@ -11,7 +11,9 @@ fingerprint (FNV-1a of the index bytes) is checked against the one clgather-benc
 Peers: numpy.take, torch.index_select (batched: advanced indexing, which has no batch_dims), ONNX
 Runtime CPU (one-node Gather model; batched: GatherND with batch_dims=1), the OpenVINO CPU plugin
 (Gather-8; GatherTree-1 for the tree case), and a numpy / torch GatherTree written as a loop over time
-steps vectorized over batch and beam. Each peer is timed like clgather's wall time: median over
+steps vectorized over batch and beam. The dequantizing-gather cases (embedding-q4, embedding-q8-ggml)
+run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch (gather the packed rows,
+then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize. Each peer is timed like clgather's wall time: median over
 --repeat runs after warm-up, output preallocated where the API allows, caches flushed between runs
 by copying a 64 MiB scratch array. clgather's figure is clgather-bench's wall time (API call + wait).
 Outputs of all peers are checked against numpy's.
@@ -47,7 +49,12 @@ CASES = [
     ("tiny", np.float32, (16, 16), np.int32, (4,), 0, 0, 1700),
 ]
 TREE = ("gather-tree", (256, 128, 16), 1800)
-SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino"]
+# dequantizing gather: name, rows, values a row, index count, seed (as in clgather_bench.c)
+QUANT_CASES = [
+    ("embedding-q4", 151936, 2048, 8192, 1900),    # u4, f16 scales per 32 values, f16 out
+    ("embedding-q8-ggml", 128256, 4096, 4096, 2000),  # ggml q8_0 rows, f32 out
+]
+SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf"]
 
 
 def sm_values(seed, count, start=0):
@@ -211,6 +218,136 @@ def ov_gather(data, idx, axis, bd):
     return (lambda: req.infer(inputs, share_inputs=True)), (lambda: req.get_output_tensor(0).data)
 
 
+# ---- peers for the dequantizing gather -----------------------------------------------------------------
+# Every peer gets the same values as clgather-bench (data from stream seed + 1, finite f16 scales from
+# stream 77, indices from stream seed), in the layout its API takes; repacking is not timed. numpy and
+# torch gather the packed rows and scales, then dequantize them in f32 (q * scale, rounded once to the
+# output type): dequantizing the whole table first would cost the table, not the gathered rows.
+
+def finite_f16_bits(count):
+    return (np.uint64(0x2000) | (sm_values(77, count) & np.uint64(0x8FFF))).astype(np.uint16)
+
+
+def make_quant_inputs(case):
+    name, rows, values, count, seed = case
+    idx = (sm_values(seed, count) % np.uint64(rows)).astype(np.int64)
+    if name == "embedding-q4":
+        packed = fill_bytes(rows * values // 2, seed + 1).reshape(rows, values // 2)
+        scales = finite_f16_bits(rows * values // 32).view(np.float16).reshape(rows, values // 32)
+        return {"kind": "q4", "packed": packed, "scales": scales, "idx": idx}
+    blocks = fill_bytes(rows * values // 32 * 34, seed + 1).reshape(rows, values // 32, 34)
+    blocks[:, :, 0:2] = finite_f16_bits(rows * values // 32).view(np.uint8).reshape(rows, values // 32, 2)
+    return {"kind": "q8_0", "blocks": blocks, "idx": idx}
+
+
+def q8_0_parts(blocks):
+    """int8 quants [rows, values] and f32 scales [rows, blocks] of ggml q8_0 rows (not timed)."""
+    q = np.ascontiguousarray(blocks[:, :, 2:]).view(np.int8).reshape(blocks.shape[0], -1)
+    d = np.ascontiguousarray(blocks[:, :, 0:2]).view(np.float16).reshape(blocks.shape[:2]).astype(np.float32)
+    return q, d
+
+
+def numpy_dequant(inp):
+    idx = inp["idx"]
+    if inp["kind"] == "q4":
+        packed, scales = inp["packed"], inp["scales"]
+        out = np.empty((idx.size, packed.shape[1] * 2), dtype=np.float16)
+
+        def run():
+            p = packed[idx]
+            v = np.empty((idx.size, p.shape[1], 2), dtype=np.float32)
+            v[:, :, 0] = p & 15
+            v[:, :, 1] = p >> 4
+            s = scales[idx].astype(np.float32)
+            out[...] = (v.reshape(idx.size, -1, 32) * s[:, :, None]).reshape(out.shape)
+        return run, (lambda: out)
+    blocks = inp["blocks"]
+    out = np.empty((idx.size, blocks.shape[1] * 32), dtype=np.float32)
+
+    def run_q8():
+        g = blocks[idx]
+        d = g[:, :, 0:2].copy().view(np.float16).astype(np.float32)
+        q = g[:, :, 2:].view(np.int8).astype(np.float32)
+        out[...] = (q * d).reshape(out.shape)
+    return run_q8, (lambda: out)
+
+
+def torch_dequant(inp):
+    import torch
+    ti = torch.from_numpy(inp["idx"])
+    if inp["kind"] == "q4":
+        packed = torch.from_numpy(inp["packed"])
+        scales = torch.from_numpy(inp["scales"])
+        holder = {}
+
+        def run():
+            p = packed.index_select(0, ti)
+            v = torch.stack((p & 15, p >> 4), dim=-1).to(torch.float32).reshape(ti.numel(), -1, 32)
+            s = scales.index_select(0, ti).to(torch.float32)
+            holder["o"] = (v * s[:, :, None]).to(torch.float16).reshape(ti.numel(), -1)
+        return run, (lambda: holder["o"].numpy())
+    q, d = q8_0_parts(inp["blocks"])
+    tq, td = torch.from_numpy(q), torch.from_numpy(d)
+    holder = {}
+
+    def run_q8():
+        v = tq.index_select(0, ti).to(torch.float32).reshape(ti.numel(), -1, 32)
+        holder["o"] = (v * td.index_select(0, ti)[:, :, None]).reshape(ti.numel(), -1)
+    return run_q8, (lambda: holder["o"].numpy())
+
+
+def ort_dequant(inp):
+    """com.microsoft GatherBlockQuantized, one node. u8 data: q4 as bits 4 with explicit zero points 0
+    (absent ones would mean 8), q8_0 as q + 128 with zero point 128 and f32 scales (the output takes
+    the scales' type), so every value is the same product."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+    idx = inp["idx"]
+    if inp["kind"] == "q4":
+        data, scales = inp["packed"], inp["scales"]
+        zp = np.zeros((data.shape[0], (scales.shape[1] + 1) // 2), dtype=np.uint8)
+        bits, stype, out_dt = 4, TensorProto.FLOAT16, np.float16
+        out_shape = [idx.size, data.shape[1] * 2]
+    else:
+        q, scales = q8_0_parts(inp["blocks"])
+        data = (q.view(np.uint8) ^ np.uint8(0x80))  # q + 128
+        zp = np.full(scales.shape, 128, dtype=np.uint8)
+        bits, stype, out_dt = 8, TensorProto.FLOAT, np.float32
+        out_shape = [idx.size, data.shape[1]]
+    node = helper.make_node("GatherBlockQuantized", ["data", "indices", "scales", "zero_points"], ["out"],
+                            domain="com.microsoft", bits=bits, block_size=32, gather_axis=0, quantize_axis=1)
+    graph = helper.make_graph(
+        [node], "g",
+        [helper.make_tensor_value_info("data", TensorProto.UINT8, list(data.shape)),
+         helper.make_tensor_value_info("indices", TensorProto.INT64, [idx.size]),
+         helper.make_tensor_value_info("scales", stype, list(scales.shape)),
+         helper.make_tensor_value_info("zero_points", TensorProto.UINT8, list(zp.shape))],
+        [helper.make_tensor_value_info("out", stype, out_shape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)])
+    model.ir_version = 10
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    out = np.empty(out_shape, dtype=out_dt)
+    binding = sess.io_binding()
+    for name, arr in (("data", data), ("indices", idx), ("scales", scales), ("zero_points", zp)):
+        binding.bind_cpu_input(name, arr)
+    binding.bind_output("out", "cpu", 0, out.dtype, out.shape, out.ctypes.data)
+    return (lambda: sess.run_with_iobinding(binding)), (lambda: out)
+
+
+def gguf_dequant(inp):
+    """gguf-py's numpy dequantizer on the gathered q8_0 rows."""
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize
+    blocks, idx = inp["blocks"], inp["idx"]
+    rows = blocks.reshape(blocks.shape[0], -1)
+    holder = {}
+
+    def run():
+        holder["o"] = dequantize(rows[idx], GGMLQuantizationType.Q8_0)
+    return run, (lambda: holder["o"].reshape(idx.size, -1))
+
+
 # ---- peers for GatherTree -----------------------------------------------------------------------------
 
 def numpy_tree(steps, parents, lens, end):
@@ -294,7 +431,7 @@ def main():
     ap.add_argument("--markdown", help="also write the table as Markdown to this file")
     args = ap.parse_args()
 
-    all_names = [c[0] for c in CASES] + [TREE[0]]
+    all_names = [c[0] for c in CASES] + [TREE[0]] + [c[0] for c in QUANT_CASES]
     names = args.case or all_names
     for n in names:
         if n not in all_names:
@@ -313,9 +450,12 @@ def main():
     clg_cases = {c["name"]: c for c in clg["cases"]}
 
     versions = {"numpy": np.__version__}
-    for mod, key in (("torch", "torch"), ("onnxruntime", "onnxruntime"), ("openvino", "openvino")):
+    for mod, key in (("torch", "torch"), ("onnxruntime", "onnxruntime"), ("openvino", "openvino"), ("gguf", "gguf")):
         try:
             versions[key] = __import__(mod).__version__
+        except AttributeError:
+            from importlib.metadata import version
+            versions[key] = version(mod)
         except Exception as e:  # noqa: BLE001
             versions[key] = f"unavailable ({e.__class__.__name__})"
     try:
@@ -333,6 +473,13 @@ def main():
             fp = fnv1a(parents)
             makers = {"numpy": numpy_tree, "torch": torch_tree, "openvino": ov_tree}
             inputs = (steps, parents, lens, end)
+        elif any(c[0] == n for c in QUANT_CASES):
+            qin = make_quant_inputs(next(c for c in QUANT_CASES if c[0] == n))
+            fp = fnv1a(qin["idx"])
+            makers = {"numpy": numpy_dequant, "torch": torch_dequant, "onnxruntime": ort_dequant}
+            if qin["kind"] == "q8_0":
+                makers["gguf"] = gguf_dequant
+            inputs = (qin,)
         else:
             case = next(c for c in CASES if c[0] == n)
             data, idx = make_gather_inputs(case)

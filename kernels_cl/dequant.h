@@ -4,7 +4,8 @@
  * device: a scale that is a normal f32 (or zero) times an integer in [-255, 255] is a normal f32 (or
  * zero, or an overflow to infinity), which OpenCL's correctly rounded `*` gives whatever the device
  * does with denormals; subnormal, infinite and NaN scales take an exact integer path. Output
- * conversions are integer code (f16 needs no cl_khr_fp16). No fused multiply-add: nothing is added to
+ * conversions are integer code, but for the f16 products of plain scales, which vstore_half rounds
+ * (core OpenCL: no cl_khr_fp16). No fused multiply-add: nothing is added to
  * a product, and contraction is off.
  *
  * Build option: OUT_KIND 0 f32, 1 f16, 2 bf16 output. What varies less with the cost of a build than
@@ -12,6 +13,8 @@
  * dequant_values.h. */
 #ifndef CLG_DEQUANT_H
 #define CLG_DEQUANT_H
+
+#include "hints.h"
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -28,7 +31,7 @@ typedef ushort out_bits_t;
 /* ---- f16 / bf16 / f32 bits ------------------------------------------------------------------- */
 
 /* f16 bits widened to f32 bits, exactly (a NaN keeps sign and payload). */
-inline uint f16_to_f32_bits(uint h)
+HOT_INLINE uint f16_to_f32_bits(uint h)
 {
     const uint sign = (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;
     if (exponent == 0x1Fu) return sign | 0x7F800000u | (mantissa << 13);
@@ -46,7 +49,7 @@ inline uint shift_right_rne(uint v, uint shift)
 }
 
 /* Whether the hardware product is exact for this scale: a normal or zero f32. */
-inline int scale_is_plain(uint s)
+HOT_INLINE int scale_is_plain(uint s)
 {
     const uint exponent = (s >> 23) & 0xFFu;
     return (exponent != 0 && exponent != 0xFFu) || (s & 0x7FFFFFFFu) == 0;
@@ -112,7 +115,7 @@ inline out_bits_t to_output_exact(uint x)
 }
 
 /* Eight products of a plain scale (never NaN, never an f32 subnormal) to output bits. */
-inline OUT_VEC8 to_output_plain8(float8 v)
+HOT_INLINE OUT_VEC8 to_output_plain8(float8 v)
 {
     const uint8 x = as_uint8(v);
 #if OUT_KIND == 0
@@ -129,6 +132,27 @@ inline OUT_VEC8 to_output_plain8(float8 v)
     return convert_ushort8(h | sign);
 #else
     return convert_ushort8((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+#endif
+}
+
+/* out[0 .. 7] = eight products of a plain scale. f16: vstore_half rounds to nearest even (core OpenCL,
+ * no cl_khr_fp16), correctly for every f16 result, subnormals included; CPUs with F16C do it in one
+ * instruction. With STREAM (the host sets it only where every such store is aligned to the vector's
+ * size) and HINT_STREAM the stores bypass the caches: the output is written once, never read. */
+HOT_INLINE void store_plain8(float8 v, __global out_bits_t *out)
+{
+#if defined(STREAM) && STREAM && HINT_STREAM
+#if OUT_KIND == 1
+    ushort8 bits;
+    vstore_half8(v, 0, (__private half *)&bits);
+#else
+    const OUT_VEC8 bits = to_output_plain8(v);
+#endif
+    __builtin_nontemporal_store(bits, (__global OUT_VEC8 *)out);
+#elif OUT_KIND == 1
+    vstore_half8(v, 0, (__global half *)out);
+#else
+    vstore8(to_output_plain8(v), 0, out);
 #endif
 }
 

@@ -28,7 +28,7 @@ inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
 /* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
  * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
  * int8. */
-inline int8 ggml_values8(int format, __global const uchar *quants, int eighth)
+HOT_INLINE int8 ggml_values8(int format, __global const uchar *quants, int eighth)
 {
     if (format == GGML_Q4_0) {
         const uchar8 packed = vload8(0, quants + 8 * (eighth & 1));
@@ -38,13 +38,13 @@ inline int8 ggml_values8(int format, __global const uchar *quants, int eighth)
 }
 
 /* One ggml block: out[0 .. 31] from the block at `block` (its f16 scale, then its quants). */
-inline void dequant_ggml_block(int format, __global const uchar *block, __global out_bits_t *out)
+HOT_INLINE void dequant_ggml_block(int format, __global const uchar *block, __global out_bits_t *out)
 {
     const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
     if (scale_is_plain(scale)) {
         const float s = as_float(scale);
         for (int eighth = 0; eighth < 4; ++eighth)
-            vstore8(to_output_plain8(convert_float8(ggml_values8(format, block + 2, eighth)) * s), 0, out + 8 * eighth);
+            store_plain8(convert_float8(ggml_values8(format, block + 2, eighth)) * s, out + 8 * eighth);
         return;
     }
     for (int eighth = 0; eighth < 4; ++eighth) {
@@ -63,7 +63,7 @@ inline void dequant_values_one_scale(const dequant_params *q, __global const uch
 }
 
 /* Eight values from data position e (even for 4-bit values). */
-inline int8 load_values8(const dequant_params *q, __global const uchar *data, offset_t e)
+HOT_INLINE int8 load_values8(const dequant_params *q, __global const uchar *data, offset_t e)
 {
     if (q->value_bits == 4) {
         const uchar4 packed = vload4(0, data + (e >> 1));
@@ -76,8 +76,8 @@ inline int8 load_values8(const dequant_params *q, __global const uchar *data, of
 }
 
 /* Values k0 .. k0 + count - 1 of a unit with one scale, starting on a whole byte, 8 at a time. */
-inline void dequant_piece_fast(const dequant_params *q, __global const uchar *data, __global out_bits_t *out,
-                               offset_t e0, offset_t k0, offset_t count, uint scale, int zero_point)
+HOT_INLINE void dequant_piece_fast(const dequant_params *q, __global const uchar *data, __global out_bits_t *out,
+                                   offset_t e0, offset_t k0, offset_t count, uint scale, int zero_point)
 {
     if (!scale_is_plain(scale)) {
         dequant_values_one_scale(q, data, out, e0, k0, count, scale, zero_point);
@@ -86,8 +86,7 @@ inline void dequant_piece_fast(const dequant_params *q, __global const uchar *da
     const float s = as_float(scale);
     offset_t k = k0;
     const offset_t end = k0 + count;
-    for (; end - k >= 8; k += 8)
-        vstore8(to_output_plain8(convert_float8(load_values8(q, data, e0 + k) - zero_point) * s), 0, out + k);
+    for (; end - k >= 8; k += 8) store_plain8(convert_float8(load_values8(q, data, e0 + k) - zero_point) * s, out + k);
     dequant_values_one_scale(q, data, out, e0, k, end - k, scale, zero_point);
 }
 

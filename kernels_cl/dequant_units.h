@@ -14,7 +14,7 @@ typedef struct slab {
     offset_t slab_row, first_value, first_scale;
 } slab;
 
-inline slab slab_at(const dequant_params *q, offset_t m, offset_t row)
+HOT_INLINE slab slab_at(const dequant_params *q, offset_t m, offset_t row)
 {
     slab s;
     s.slab_row = m * (offset_t)q->A + row;
@@ -35,22 +35,23 @@ inline slab slab_at(const dequant_params *q, offset_t m, offset_t row)
 }
 
 /* Where unit u = (p, b) starts in its slab, and how many values it holds. */
-inline offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
+HOT_INLINE offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
 {
     if (q->ggml) return (p * q->nb + b) * 32;
     return q->placement == PLACEMENT_IN_SLAB ? (p * q->Qd + b * q->bs) * q->QN : 0;
 }
 
-inline offset_t unit_values(const dequant_params *q, offset_t b)
+HOT_INLINE offset_t unit_values(const dequant_params *q, offset_t b)
 {
     if (q->ggml) return 32;
     return q->placement == PLACEMENT_IN_SLAB ? min(q->bs, q->Qd - b * q->bs) * q->QN : q->I;
 }
 
 /* Values k0 .. k0 + count - 1 of unit u = p*nb + b of slab sl into out_unit (the unit's first output). */
-inline void dequant_unit_piece(const dequant_params *q, const slab *sl, __global const uchar *data,
-                               __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_unit,
-                               offset_t u, offset_t p, offset_t b, offset_t k0, offset_t count)
+HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __global const uchar *data,
+                                   __global const uchar *scales, __global const uchar *zp,
+                                   __global out_bits_t *out_unit, offset_t u, offset_t p, offset_t b, offset_t k0,
+                                   offset_t count)
 {
     if (q->ggml) {
         dequant_ggml_block(q->ggml, data + (sl->first_value + u) * (q->ggml == GGML_Q4_0 ? 18 : 34), out_unit);

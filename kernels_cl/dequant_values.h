@@ -50,7 +50,7 @@ inline int value_at(const dequant_params *q, __global const uchar *data, offset_
 }
 
 /* Scale s as f32 bits (f16 widened exactly, bf16 the high half of an f32). */
-inline uint scale_at(const dequant_params *q, __global const uchar *scales, offset_t s)
+HOT_INLINE uint scale_at(const dequant_params *q, __global const uchar *scales, offset_t s)
 {
     if (q->scale_kind == SCALES_F32) return ((__global const uint *)scales)[s];
     const uint h = ((__global const ushort *)scales)[s];
@@ -58,7 +58,7 @@ inline uint scale_at(const dequant_params *q, __global const uchar *scales, offs
 }
 
 /* The zero point of scale s, for the arrangements with a flat rule (not ZP_NIBBLE_ROWS). */
-inline int zero_point_at(const dequant_params *q, __global const uchar *zp, offset_t s)
+HOT_INLINE int zero_point_at(const dequant_params *q, __global const uchar *zp, offset_t s)
 {
     switch (q->zp_mode) {
     case ZP_NIBBLES: return nibble_at(zp, s, q->value_signed);
@@ -70,8 +70,8 @@ inline int zero_point_at(const dequant_params *q, __global const uchar *zp, offs
 
 /* The zero point of a unit whose values share scale s: unit (p, b) of data row slab_row (m*A + row).
  * Rows padded to whole bytes hold P rows of nb zero points for each data row. */
-inline int zero_point_of_unit(const dequant_params *q, __global const uchar *zp, offset_t s, offset_t slab_row,
-                              offset_t p, offset_t b)
+HOT_INLINE int zero_point_of_unit(const dequant_params *q, __global const uchar *zp, offset_t s, offset_t slab_row,
+                                  offset_t p, offset_t b)
 {
     if (q->zp_mode == ZP_NIBBLE_ROWS) return nibble_at(zp + (slab_row * q->P + p) * q->zp_row_bytes, b, 0);
     return zero_point_at(q, zp, s);

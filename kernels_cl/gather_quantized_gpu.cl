@@ -3,7 +3,9 @@
  * dimension 1 walks slabs with a grid stride, so the NDRange stays within what the host sized for the
  * device. Output slab r = m*N + n is data slab (m, idx[n]).
  *
- * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h and dequant_piece.h. */
+ * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h and dequant_piece.h;
+ * SPEC 1 with SPEC_BITS, SPEC_SIGNED, SPEC_SCALES, SPEC_ZP, SPEC_PLACEMENT, SPEC_GGML, SPEC_FAST: the
+ * encodings as constants (the host sets it for the fast form). */
 #include "dequant_units.h"
 #include "failure_record.h"
 #include "hints.h"
@@ -24,9 +26,31 @@ __kernel void dequant_pieces(__global const uchar *data_base, ulong data_offset,
     __global const uchar *zp = zp_base + zp_offset;
     __global out_bits_t *out = (__global out_bits_t *)(out_base + out_offset);
     indices += indices_offset;
+#if !SPEC
     const dequant_params q = {
         N,          I,       U,           nb,        bs,   Qd,  QN, P, W, zp_row_bytes, A, value_bits, value_signed,
         scale_kind, zp_mode, zp_constant, placement, ggml, fast};
+#else /* the fast form: encodings fixed at build time (the arguments carry the same values) */
+    const dequant_params q = {N,
+                              I,
+                              U,
+                              nb,
+                              bs,
+                              Qd,
+                              QN,
+                              P,
+                              W,
+                              zp_row_bytes,
+                              A,
+                              SPEC_BITS,
+                              SPEC_SIGNED,
+                              SPEC_SCALES,
+                              SPEC_ZP,
+                              zp_constant,
+                              SPEC_PLACEMENT,
+                              SPEC_GGML,
+                              SPEC_FAST};
+#endif
 
     const offset_t u = x / pieces_per_unit, c = x - u * pieces_per_unit;
     const offset_t p = u / nb, b = u - p * nb;

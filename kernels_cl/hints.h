@@ -55,4 +55,12 @@
 #define ITEM_LOOPS_KERNEL __kernel
 #endif
 
+/* Hot helpers that take a struct of parameters by pointer: inlined, the build-time constants in it
+ * fold away their branches (clang-based compilers may otherwise keep a call). */
+#ifdef __clang__
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
 #endif /* CLG_HINTS_H */

@@ -21,6 +21,7 @@ typedef struct specialization {
     int adjacent; /* the GPU mapping */
     int fast;
     int offsets64;
+    int stream;                      /* CPU mapping, fast form: every 8-value store aligned to its vector's size */
     uint64_t units_per_item;         /* CPU mapping */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
 } specialization;
@@ -43,7 +44,17 @@ static int fast_form(const clg_gather_quantized_plan *p)
     return p->value_bits == 8 || (p->Qd % 2 == 0 && (p->bs % 2 == 0 || p->nb == 1));
 }
 
-static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p)
+/* Whether every 8-value store of the fast form starts on a multiple of 8 values of a slab (and so, with
+ * an output offset aligned to 32 bytes, on a multiple of the store's size): ggml blocks always; ORT
+ * blocks when slabs, quantized lines and blocks are multiples of 8 values. */
+static int fast_stores_aligned(const clg_gather_quantized_plan *p, uint64_t out_offset)
+{
+    if (out_offset % 32 != 0) return 0;
+    if (p->ggml != CLG_GGML_NONE) return 1;
+    return p->I % 8 == 0 && p->Qd % 8 == 0 && (p->bs % 8 == 0 || p->nb == 1);
+}
+
+static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p, uint64_t out_offset)
 {
     specialization s = {0};
     s.adjacent = clg_context_maps_adjacent(ctx);
@@ -61,6 +72,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
         const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_QUANT_RUNS_LOCAL_SIZE;
         while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
         grid_overshoot = units + s.units_per_item * CLG_QUANT_RUNS_LOCAL_SIZE;
+        s.stream = s.fast && fast_stores_aligned(p, out_offset);
     }
     uint64_t largest = max_u64(max_u64(p->data_values, p->data_bytes), max_u64(p->scale_elems, 2 * p->zp_bytes));
     largest = max_u64(largest, max_u64(p->out_elems, grid_overshoot));
@@ -77,7 +89,16 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
 {
     char index_rules[160];
     clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
-    snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=0", index_rules, gated, float_kind(p->out_type));
+    const int n = snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DSPEC=%d", index_rules, gated,
+                           float_kind(p->out_type), s->stream, s->fast);
+    /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
+     * them (the general form keeps them as arguments, one build for every encoding). */
+    if (s->fast && n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n,
+                 " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"
+                 " -DSPEC_FAST=1",
+                 p->value_bits, p->value_type == CLG_QUANT_I4 || p->value_type == CLG_QUANT_I8,
+                 float_kind(p->scale_type), (int)p->zp_mode, (int)p->placement, (int)p->ggml);
 }
 
 static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const specialization *s,
@@ -127,7 +148,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
                                        const cl_event *wait_list, cl_event *done)
 {
     const clg_gather_quantized_plan *p = plan_ptr;
-    const specialization s = choose(ctx, p);
+    const specialization s = choose(ctx, p, buffers[4].offset);
     char options[512];
     build_options(p, &s, gate != NULL, options, sizeof options);
     const clg_kernel_source *source = s.adjacent ? &clg_kernel_gather_quantized_gpu : &clg_kernel_gather_quantized_cpu;

@@ -2,7 +2,9 @@
  * bit for bit, with poisoned outputs and guard bytes, over every layout, data type and bit width,
  * block size, scale type (with subnormal, infinite, NaN and zero scales), output type, with and
  * without zero points (per scale and per table), odd row lengths, every gather / quantize axis pair,
- * every policy and hostile index values; both kernel mappings, 32- and 64-bit offsets. The seed is
+ * every policy and hostile index values; both kernel mappings, 32- and 64-bit offsets; and a
+ * deterministic sweep of every layout, type, bit width, block size, scale, zero-point and output kind
+ * the random cases reach only by chance. The seed is
  * fixed and printed; CLGATHER_TEST_SEED replays another, CLGATHER_TEST_SCALE scales the case count. */
 #include "quantized_support.h"
 #include "testing/testing.h"
@@ -84,8 +86,8 @@ static void make_ort(support_rng *rng, clg_gather_quantized_desc *d, int allow_z
     const int32_t q = u8 ? r - 1 : (int32_t)support_below(rng, (uint64_t)r);
     d->gather_axis = support_below(rng, 3) == 0 ? g - r : g;
     d->quantize_axis = support_below(rng, 3) == 0 ? q - r : q;
-    static const int64_t block_sizes[] = {16, 32, 64, 128, 0};
-    d->block_size = block_sizes[support_below(rng, 5)];
+    static const int64_t block_sizes[] = {16, 32, 64, 128, 256, 0};
+    d->block_size = block_sizes[support_below(rng, 6)];
     const int64_t bs = d->block_size ? d->block_size : 128;
     const int64_t values_q = (u8 && d->bits != 8) ? 2 * shape[q] : shape[q];
     int64_t sshape[CLG_MAX_RANK];
@@ -261,6 +263,120 @@ static void run_random_cases(int count, int mapping, int offsets64, uint64_t str
     clg_testing_force_offsets64(ctx, 0);
 }
 
+/* ---- a deterministic sweep: every combination the random cases only reach by chance ------------- */
+
+static void finish_sweep_case(support_rng *rng, random_case *rc, const char *what, clg_dtype out, int number)
+{
+    clg_gather_quantized_desc *d = &rc->c.desc;
+    const int64_t ishape[] = {7};
+    support_shape(&d->indices, number % 2 ? CLG_I64 : CLG_I32, 1, ishape);
+    d->output_type = out;
+    d->oob_policy = CLG_OOB_ZERO;
+    quant_case_alloc(&rc->c);
+    fill_inputs(rng, &rc->c);
+    const int32_t g = (int32_t)(d->gather_axis < 0 ? d->gather_axis + d->data.rank : d->gather_axis);
+    const int64_t A = d->data.shape[g];
+    for (size_t k = 0; k < (size_t)ishape[0]; ++k) /* one out of range: a slab of zeros */
+        support_store_int(rc->c.indices, d->indices.type, k, k == 3 ? A : (int64_t)support_below(rng, (uint64_t)A));
+    snprintf(rc->name, sizeof rc->name, "sweep %d: %s out %s", number, what, clg_dtype_name(out));
+}
+
+/* ONNX Runtime blocks: u4, i4, u8 with bits 4 and 8, every block size 16..256, scale and output type,
+ * with and without zero points; rows of 3 blocks and a short one (odd for 4-bit values). */
+static int sweep_ort(support_rng *rng, int number, int mapping)
+{
+    static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8, CLG_QUANT_U8};
+    static const int bits[] = {4, 4, 4, 8};
+    static const int64_t block_sizes[] = {16, 32, 64, 128, 256};
+    for (int t = 0; t < 4; ++t)
+        for (int b = 0; b < 5; ++b)
+            for (int sc = 0; sc < 3; ++sc)
+                for (int zp = 0; zp < 2; ++zp) {
+                    random_case rc;
+                    memset(&rc, 0, sizeof rc);
+                    clg_gather_quantized_desc *d = &rc.c.desc;
+                    d->layout = CLG_QUANT_ORT_BLOCK;
+                    d->bits = bits[t];
+                    d->block_size = block_sizes[b];
+                    const int u8 = types[t] == CLG_QUANT_U8, packed = u8 && bits[t] == 4;
+                    const int64_t values = 3 * d->block_size + (packed ? 6 : 7);
+                    const int64_t shape[] = {5, packed ? values / 2 : values};
+                    set_shape(&d->data, types[t], 2, shape);
+                    d->quantize_axis = 1;
+                    const int64_t sshape[] = {5, (values + d->block_size - 1) / d->block_size};
+                    support_shape(&d->scales, float_types[sc], 2, sshape);
+                    if (zp) {
+                        const int64_t zshape[] = {5, packed ? (sshape[1] + 1) / 2 : sshape[1]};
+                        set_shape(&d->zero_points, types[t], 2, zshape);
+                    }
+                    char what[160];
+                    snprintf(what, sizeof what, "ort %s bits %d bs %" PRId64 " scales %s zp %d",
+                             clg_quant_type_name(types[t]), bits[t], d->block_size, clg_dtype_name(float_types[sc]),
+                             zp);
+                    finish_sweep_case(rng, &rc, what, float_types[(number + mapping) % 3], number);
+                    compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
+                    quant_case_free(&rc.c);
+                    ++number;
+                }
+    return number;
+}
+
+/* OpenVINO: u8, i8, u4, i4, per row and grouped (odd group sizes), zero points none, per group or one
+ * for the table; ggml q4_0 and q8_0; each with every output type. */
+static int sweep_ov_ggml(support_rng *rng, int number, int mapping)
+{
+    for (int t = 1; t <= 4; ++t)
+        for (int grouped = 0; grouped < 2; ++grouped)
+            for (int zp = 0; zp < 3; ++zp)
+                for (int o = 0; o < 3; ++o) {
+                    random_case rc;
+                    memset(&rc, 0, sizeof rc);
+                    clg_gather_quantized_desc *d = &rc.c.desc;
+                    d->layout = CLG_QUANT_OV_COMPRESSED;
+                    const int64_t groups = grouped ? 3 : 1, K = grouped ? 3 * 9 : 35;
+                    const int64_t shape[] = {6, K}, sshape[] = {6, groups}, one[] = {1, 1};
+                    set_shape(&d->data, (clg_quant_type)t, 2, shape);
+                    support_shape(&d->scales, float_types[(number + o) % 3], 2, sshape);
+                    if (zp == 1) set_shape(&d->zero_points, (clg_quant_type)t, 2, sshape);
+                    if (zp == 2) set_shape(&d->zero_points, (clg_quant_type)t, 2, one);
+                    char what[160];
+                    snprintf(what, sizeof what, "ov %s groups %" PRId64 " zp %d",
+                             clg_quant_type_name((clg_quant_type)t), groups, zp);
+                    finish_sweep_case(rng, &rc, what, float_types[(o + mapping) % 3], number);
+                    compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
+                    quant_case_free(&rc.c);
+                    ++number;
+                }
+    for (int q8 = 0; q8 < 2; ++q8)
+        for (int o = 0; o < 3; ++o) {
+            random_case rc;
+            memset(&rc, 0, sizeof rc);
+            clg_gather_quantized_desc *d = &rc.c.desc;
+            d->layout = q8 ? CLG_QUANT_GGML_Q8_0 : CLG_QUANT_GGML_Q4_0;
+            const int64_t shape[] = {9, (q8 ? 34 : 18) * 3};
+            set_shape(&d->data, CLG_QUANT_U8, 2, shape);
+            finish_sweep_case(rng, &rc, q8 ? "ggml q8_0" : "ggml q4_0", float_types[o], number);
+            compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
+            quant_case_free(&rc.c);
+            ++number;
+        }
+    return number;
+}
+
+static void run_sweep(int mapping)
+{
+    clg_context *ctx = support_cl_context();
+    clg_testing_force_mapping(ctx, mapping);
+    support_rng rng = {seed ^ (0x5EEDull + (uint64_t)mapping)};
+    sweep_ov_ggml(&rng, sweep_ort(&rng, 0, mapping), mapping);
+    clg_testing_force_mapping(ctx, 0);
+}
+
+START_TEST(sweep_runs) { run_sweep(1); }
+END_TEST
+START_TEST(sweep_pieces) { run_sweep(2); }
+END_TEST
+
 START_TEST(random_runs_offsets32) { run_random_cases(200, 1, 0, 1); }
 END_TEST
 START_TEST(random_pieces_offsets32) { run_random_cases(200, 2, 0, 2); }
@@ -289,6 +405,8 @@ int main(void)
     tcase_add_test(tc, random_runs_offsets64);
     tcase_add_test(tc, random_pieces_offsets64);
     tcase_add_test(tc, random_automatic_choice);
+    tcase_add_test(tc, sweep_runs);
+    tcase_add_test(tc, sweep_pieces);
     suite_add_tcase(s, tc);
     return support_run_suite(s);
 }
