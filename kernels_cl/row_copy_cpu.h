@@ -1,0 +1,223 @@
+/* Row copies, the CPU mapping: each work-item copies a contiguous run of whole output rows, so a CPU
+ * runtime (which runs a work-group's items one after another on one thread) streams through
+ * consecutive indices and output rows. Shared by Gather (gather_rows_cpu.cl) and GatherND
+ * (gather_nd_rows_cpu.cl), which differ only in their row source (row_source_index.h,
+ * row_source_tuple.h), included before this header. Tuned on PoCL; the measurements behind each
+ * constant are in bench/RESULTS.md ("Kernel changes").
+ *
+ * Output row r (of R = B*O*N rows) is data row g*A + source(bb, n), where g = r / N = bb*O + o and
+ * n = r % N. A row is U units of MOVE_T; the host picks the widest unit (64 bytes down to 1) that
+ * divides the row's bytes and the data and output byte offsets, so element types do not matter.
+ *
+ * Build options: those of index_rules.h, hints.h, failure_record.h and the row source, and
+ *   MOVE_T  uint16 | uint8 | uint4 | uint2 | uint | ushort | uchar
+ *   STREAM  1: write the output with non-temporal stores where HINT_STREAM allows (outputs larger than
+ *           the caches): no read-for-ownership of output lines, no eviction of the data rows */
+#ifndef CLG_ROW_COPY_CPU_H
+#define CLG_ROW_COPY_CPU_H
+
+#include "failure_record.h"
+#include "hints.h"
+
+/* Rows shorter than PREFETCH_HEAD_FROM_ROW_BYTES are prefetched whole, this far ahead (changes 11, 19). */
+#define PREFETCH_AHEAD_BYTES         4096u
+#define PREFETCH_MAX_ROWS            64u
+/* Longer rows: only the head, one row ahead; the hardware prefetcher streams the rest (change 13). */
+#define PREFETCH_HEAD_FROM_ROW_BYTES 2048u
+#define PREFETCH_HEAD_BYTES          256u
+
+/* Prefetch the first prefetch_bytes (<= row_bytes) of the row that output row `ahead` reads, if its
+ * source is in range. Byte sizes are 64-bit: the 32-bit offsets the host may prove count move units,
+ * not bytes. */
+inline void prefetch_row(__global const uchar *restrict src, __global const IDX_T *restrict idx, offset_t ahead,
+                         row_bound_t bound, ulong row_bytes, uint prefetch_bytes)
+{
+    long row;
+    if (source_row_in_range(idx, ahead, bound, &row)) {
+        __global const uchar *p = src + (ulong)row * row_bytes;
+        for (uint b = 0; b < prefetch_bytes; b += CACHE_LINE) PREFETCH(p + b);
+    }
+}
+
+/* A work-item's run of output rows, walked segment by segment: a segment is the rows of one (bb, o)
+ * group, so the copy loops see a fixed source base and consecutive indices. One division per
+ * work-item finds where the run starts. */
+typedef struct row_run {
+    offset_t r, end; /* the segment's first row; the run's end */
+    offset_t g, n;   /* row r lies in group g = bb*O + o, at place n of its N rows */
+    offset_t bb, o;
+    offset_t count; /* rows in this segment */
+    int first;      /* 1 for the run's first segment */
+} row_run;
+
+/* Start this work-item's run; 0 if it has no rows (the host guarantees that the global size times
+ * rows_per_item fits offset_t). */
+inline int row_run_start(row_run *run, offset_t R, offset_t N, offset_t O, offset_t rows_per_item)
+{
+    run->r = (offset_t)get_global_id(0) * rows_per_item;
+    if (run->r >= R) return 0;
+    run->end = (R - run->r > rows_per_item) ? run->r + rows_per_item : R;
+    run->g = run->r / N;
+    run->n = run->r - run->g * N;
+    run->bb = run->g / O;
+    run->o = run->g - run->bb * O;
+    run->count = min(run->end - run->r, N - run->n);
+    run->first = 1;
+    return 1;
+}
+
+/* Move to the next segment (the start of the next group); 0 at the end of the run. */
+inline int row_run_next(row_run *run, offset_t N, offset_t O)
+{
+    run->r += run->count;
+    run->n = 0;
+    ++run->g;
+    if (++run->o == O) {
+        run->o = 0;
+        ++run->bb;
+    }
+    run->first = 0;
+    if (run->r >= run->end) return 0;
+    run->count = min(run->end - run->r, N);
+    return 1;
+}
+
+/* The segment's first index element. */
+inline __global const IDX_T *row_run_indices(const row_run *run, __global const IDX_T *indices, offset_t N)
+{
+    return indices + (run->bb * N + run->n) * INDICES_PER_ROW;
+}
+
+/* Copy one segment of `count` rows of U units. `avail` (>= count) is how many rows of the group are
+ * left from idx on: rows past this work-item's run may be prefetched (the next work-item of the
+ * group, which runs next on the same core, copies them). */
+inline void copy_segment(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
+                         __global const IDX_T *restrict idx, offset_t count, offset_t avail, row_bound_t bound,
+                         offset_t U)
+{
+    const ulong row_bytes = (ulong)U * sizeof(MOVE_T);
+    const int long_row = row_bytes >= PREFETCH_HEAD_FROM_ROW_BYTES;
+    offset_t ahead = long_row ? 1 : PREFETCH_AHEAD_BYTES / (uint)row_bytes;
+    if (ahead > PREFETCH_MAX_ROWS) ahead = PREFETCH_MAX_ROWS;
+    const uint prefetch_bytes = long_row ? PREFETCH_HEAD_BYTES : (uint)row_bytes;
+    for (offset_t k = 0; k < count; ++k) {
+        long row;
+        if (avail - k > ahead)
+            prefetch_row((__global const uchar *)src, idx, k + ahead, bound, row_bytes, prefetch_bytes);
+        __global MOVE_T *restrict d = dst + k * U;
+        if (select_source_row(idx, k, bound, &row)) {
+            __global const MOVE_T *restrict s = src + (offset_t)row * U;
+            for (offset_t u = 0; u < U; ++u) STORE_UNIT(d + u, s[u]);
+        } else {
+            for (offset_t u = 0; u < U; ++u) STORE_UNIT(d + u, (MOVE_T)(0));
+        }
+    }
+}
+
+/* Rows of exactly one unit (the last axis, or any row moved as one MOVE_T) are copied branch-free so
+ * the compiler vectorizes across rows. A group's data (A units) that fits in L2 is prefetched in
+ * order before its random reads; larger groups are prefetched row by row, U1_AHEAD rows ahead
+ * (change 9). */
+#define GROUP_PREFETCH_BYTES 65536u
+#define U1_AHEAD             64u
+
+inline void copy_units(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
+                       __global const IDX_T *restrict idx, offset_t count, offset_t avail, row_bound_t bound,
+                       int prefetch_ahead)
+{
+    for (offset_t k = 0; k < count; ++k) {
+        /* the unit that row k + U1_AHEAD selects, while that row is still in this group */
+        if (prefetch_ahead && avail - k > U1_AHEAD)
+            prefetch_row((__global const uchar *)src, idx, k + U1_AHEAD, bound, sizeof(MOVE_T), sizeof(MOVE_T));
+        int ok;
+        const MOVE_T v = src[unit_source(idx, k, bound, &ok)];
+        STORE_UNIT(dst + k, ok ? v : (MOVE_T)(0));
+    }
+}
+
+/* Groups that fit in L2: the next group's lines are prefetched in order while this one is gathered,
+ * this segment's share of them spread over its rows, so each line is asked for once and never in a
+ * burst (change 10). The first work-item of a work-group also fetches its own group: the item before
+ * it on this core worked elsewhere. The next group starts next_group units after this one. */
+#define SPREAD_CHUNK 64u
+inline void copy_segment_u1_grouped(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
+                                    __global const IDX_T *restrict idx, offset_t count, offset_t n, offset_t N, long A,
+                                    row_bound_t bound, offset_t next_group, int fetch_own, int has_next)
+{
+    __global const uchar *own = (__global const uchar *)src;
+    const ulong group_lines = ((ulong)A * sizeof(MOVE_T) + CACHE_LINE - 1) / CACHE_LINE;
+    if (fetch_own)
+        for (ulong b = (ulong)n * group_lines / N; b < group_lines; ++b) PREFETCH(own + b * CACHE_LINE);
+    /* the next group's lines [first, last) are this segment's share */
+    __global const uchar *next = own + (ulong)next_group * sizeof(MOVE_T);
+    const ulong first = has_next ? (ulong)n * group_lines / N : 0;
+    const ulong last = has_next ? (ulong)(n + count) * group_lines / N : 0;
+    ulong line = first;
+    for (offset_t k = 0; k < count; k += SPREAD_CHUNK) {
+        const offset_t todo = count - k < SPREAD_CHUNK ? count - k : SPREAD_CHUNK;
+        const ulong due = first + (last - first) * (ulong)(k + todo) / count;
+        for (; line < due; ++line) PREFETCH(next + line * CACHE_LINE);
+        copy_units(dst + k, src, idx + k * INDICES_PER_ROW, todo, todo, bound, 0);
+    }
+}
+
+/* One segment of one-unit rows: n is its place in its group of N rows, A the group's rows, the next
+ * group next_group units on. */
+inline void copy_segment_u1(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
+                            __global const IDX_T *restrict idx, offset_t count, offset_t n, offset_t N, long A,
+                            row_bound_t bound, offset_t next_group, int first, int has_next)
+{
+    if ((ulong)A * sizeof(MOVE_T) <= GROUP_PREFETCH_BYTES)
+        copy_segment_u1_grouped(dst, src, idx, count, n, N, A, bound, next_group, first && get_local_id(0) == 0,
+                                has_next);
+    else
+        copy_units(dst, src, idx, count, N - n, bound, 1);
+}
+
+ITEM_LOOPS_KERNEL void gather_row_runs(__global const uchar *data_base, ulong data_offset,
+                                       __global const IDX_T *indices, ulong indices_offset, __global uchar *out_base,
+                                       ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
+                                       offset_t rows_per_item ROW_SOURCE_PARAMETER GATE_PARAMETER)
+{
+    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    ROW_SOURCE_SETUP(bound, A);
+    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
+    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
+    indices += indices_offset;
+    row_run run;
+    if (row_run_start(&run, R, N, O, rows_per_item)) /* no early return: the group fence needs every item */
+        do
+            copy_segment(out + run.r * U, data + run.g * (offset_t)A * U, row_run_indices(&run, indices, N), run.count,
+                         N - run.n, bound, U);
+        while (row_run_next(&run, N, O));
+    STREAM_GROUP_FENCE();
+}
+
+/* The same for rows of one unit (U == 1). */
+ITEM_LOOPS_KERNEL void gather_row_runs_u1(__global const uchar *data_base, ulong data_offset,
+                                          __global const IDX_T *indices, ulong indices_offset, __global uchar *out_base,
+                                          ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
+                                          offset_t rows_per_item ROW_SOURCE_PARAMETER GATE_PARAMETER)
+{
+    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    (void)U;
+    ROW_SOURCE_SETUP(bound, A);
+    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
+    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
+    indices += indices_offset;
+    if (A <= 0) { /* every index is out of range: zeros (clamp gives zeros too when A == 0); uniform */
+        offset_t r = (offset_t)get_global_id(0) * rows_per_item;
+        if (r >= R) return;
+        const offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;
+        for (; r < end; ++r) out[r] = (MOVE_T)(0);
+        return;
+    }
+    row_run run;
+    if (row_run_start(&run, R, N, O, rows_per_item)) do
+            copy_segment_u1(out + run.r, data + run.g * (offset_t)A, row_run_indices(&run, indices, N), run.count,
+                            run.n, N, A, bound, (offset_t)A, run.first, R - run.r > N - run.n);
+        while (row_run_next(&run, N, O));
+    STREAM_GROUP_FENCE();
+}
+
+#endif /* CLG_ROW_COPY_CPU_H */
