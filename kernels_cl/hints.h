@@ -39,13 +39,13 @@
  * bench/RESULTS.md change 16). Kernels using STREAM_GROUP_FENCE must let every item reach it. */
 #if defined(STREAM) && STREAM && HINT_STREAM
 #define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
-#define STREAM_GROUP_FENCE()                                                                               \
-    do {                                                                                                   \
-        barrier(CLK_GLOBAL_MEM_FENCE);                                                                     \
-        if (get_local_id(0) == 0) __builtin_ia32_sfence();                                                 \
+#define STREAM_GROUP_FENCE()                               \
+    do {                                                   \
+        barrier(CLK_GLOBAL_MEM_FENCE);                     \
+        if (get_local_id(0) == 0) __builtin_ia32_sfence(); \
     } while (0)
 #else
-#define STORE_UNIT(p, v) (*(p) = (v))
+#define STORE_UNIT(p, v)     (*(p) = (v))
 #define STREAM_GROUP_FENCE() ((void)0)
 #endif
 

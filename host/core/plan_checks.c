@@ -50,6 +50,17 @@ clg_status clg_check_tensor_shape(const clg_tensor_desc *t, const char *name, in
     return CLG_SUCCESS;
 }
 
+clg_status clg_check_batch_shapes(const clg_tensor_desc *data, const clg_tensor_desc *indices, int64_t batch_dims)
+{
+    for (int64_t d = 0; d < batch_dims; ++d)
+        if (data->shape[d] != indices->shape[d])
+            return clg_fail(CLG_ERR_BATCH_SHAPE_MISMATCH,
+                            "data.shape[%" PRId64 "] = %" PRId64 " differs from indices.shape[%" PRId64 "] = %" PRId64
+                            " within batch_dims = %" PRId64,
+                            d, data->shape[d], d, indices->shape[d], batch_dims);
+    return CLG_SUCCESS;
+}
+
 clg_status clg_check_byte_sizes(clg_size data_elems, clg_size index_elems, clg_size out_elems, size_t elem_size,
                                 size_t index_size, clg_byte_sizes *sizes)
 {

@@ -26,6 +26,9 @@ clg_oob_policy clg_resolve_policy(clg_oob_policy policy, bool error_by_default);
 /* Rank in [min_rank, CLG_MAX_RANK] and every extent >= 0. */
 clg_status clg_check_tensor_shape(const clg_tensor_desc *t, const char *name, int32_t min_rank);
 
+/* data.shape[d] == indices.shape[d] for every d < batch_dims, else CLG_ERR_BATCH_SHAPE_MISMATCH. */
+clg_status clg_check_batch_shapes(const clg_tensor_desc *data, const clg_tensor_desc *indices, int64_t batch_dims);
+
 /* Byte sizes of the data, indices and output tensors, checked in that order for 64-bit overflow. */
 typedef struct clg_byte_sizes {
     uint64_t data_elems, index_elems, out_elems;

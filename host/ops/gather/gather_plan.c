@@ -83,12 +83,8 @@ static clg_status normalize_axes(const clg_gather_desc *desc, int32_t *axis_out,
                             "batch_dims = %" PRId64 " (normalized) is greater than axis = %" PRId64 " (normalized)", b,
                             axis);
     }
-    for (int64_t d = 0; d < b; ++d)
-        if (desc->data.shape[d] != desc->indices.shape[d])
-            return clg_fail(CLG_ERR_BATCH_SHAPE_MISMATCH,
-                            "data.shape[%" PRId64 "] = %" PRId64 " differs from indices.shape[%" PRId64 "] = %" PRId64
-                            " within batch_dims = %" PRId64,
-                            d, desc->data.shape[d], d, desc->indices.shape[d], b);
+    st = clg_check_batch_shapes(&desc->data, &desc->indices, b);
+    if (st != CLG_SUCCESS) return st;
     *axis_out = (int32_t)axis;
     *batch_dims_out = (int32_t)b;
     return CLG_SUCCESS;
@@ -100,10 +96,9 @@ static clg_status compute_sizes(const clg_gather_desc *desc, clg_gather_plan *p)
     const int32_t a = p->axis, b = p->batch_dims;
     clg_size B = clg_size_product(ds, 0, b), O = clg_size_product(ds, b, a),
              N = clg_size_product(is, b, desc->indices.rank), I = clg_size_product(ds, a + 1, desc->data.rank);
-    clg_byte_sizes sizes;
-    clg_status st =
-        clg_check_byte_sizes(clg_size_product(ds, 0, desc->data.rank), clg_size_product(is, 0, desc->indices.rank),
-                             clg_size_mul(clg_size_mul(B, O), clg_size_mul(N, I)), p->elem_size, p->index_size, &sizes);
+    clg_status st = clg_check_byte_sizes(
+        clg_size_product(ds, 0, desc->data.rank), clg_size_product(is, 0, desc->indices.rank),
+        clg_size_mul(clg_size_mul(B, O), clg_size_mul(N, I)), p->io.elem_size, p->io.index_size, &p->io.size);
     if (st != CLG_SUCCESS) return st;
     /* Factors of a non-empty output cannot have overflowed; those of an empty one are never used. */
     p->B = B.value;
@@ -111,12 +106,6 @@ static clg_status compute_sizes(const clg_gather_desc *desc, clg_gather_plan *p)
     p->A = (uint64_t)ds[a];
     p->N = N.value;
     p->I = I.value;
-    p->data_elems = sizes.data_elems;
-    p->index_elems = sizes.index_elems;
-    p->out_elems = sizes.out_elems;
-    p->data_bytes = sizes.data_bytes;
-    p->index_bytes = sizes.index_bytes;
-    p->out_bytes = sizes.out_bytes;
     return CLG_SUCCESS;
 }
 
@@ -130,51 +119,16 @@ clg_status clg_gather_plan_make(const clg_gather_desc *desc, clg_gather_plan *p)
     if (st == CLG_SUCCESS) st = normalize_axes(desc, &p->axis, &p->batch_dims);
     if (st != CLG_SUCCESS) return st;
 
-    p->elem_size = clg_dtype_size(desc->data.type);
-    p->index_type = desc->indices.type;
-    p->index_size = clg_dtype_size(desc->indices.type);
-    p->policy = clg_resolve_policy(desc->oob_policy, preset_is_onnx(desc->preset));
+    clg_gather_io_types(&p->io, desc->data.type, desc->indices.type, desc->oob_policy, preset_is_onnx(desc->preset));
 
     st = compute_sizes(desc, p);
     if (st != CLG_SUCCESS) return st;
 
     int32_t r = 0;
-    for (int32_t d = 0; d < p->axis; ++d) p->out_shape[r++] = desc->data.shape[d];
-    for (int32_t d = p->batch_dims; d < desc->indices.rank; ++d) p->out_shape[r++] = desc->indices.shape[d];
-    for (int32_t d = p->axis + 1; d < desc->data.rank; ++d) p->out_shape[r++] = desc->data.shape[d];
-    p->out_rank = r;
-    p->bound = (clg_index_bound){.index_type = p->index_type,
-                                 .index_size = p->index_size,
-                                 .count = p->index_elems,
-                                 .A = p->A,
-                                 .axis = p->axis,
-                                 .indices_rank = desc->indices.rank};
-    memcpy(p->bound.indices_shape, desc->indices.shape, sizeof p->bound.indices_shape);
-    return CLG_SUCCESS;
-}
-
-clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
-                                   int64_t out_shape[CLG_MAX_OUTPUT_RANK])
-{
-    clg_clear_error();
-    if (!out_rank || !out_shape) return clg_fail(CLG_ERR_NULL_ARGUMENT, "out_rank or out_shape is NULL");
-    clg_gather_plan plan;
-    clg_status st = clg_gather_plan_make(desc, &plan);
-    if (st != CLG_SUCCESS) return st;
-    *out_rank = plan.out_rank;
-    memcpy(out_shape, plan.out_shape, sizeof plan.out_shape);
-    return CLG_SUCCESS;
-}
-
-clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
-                            uint64_t *output_bytes)
-{
-    clg_clear_error();
-    clg_gather_plan plan;
-    clg_status st = clg_gather_plan_make(desc, &plan);
-    if (st != CLG_SUCCESS) return st;
-    if (data_bytes) *data_bytes = plan.data_bytes;
-    if (indices_bytes) *indices_bytes = plan.index_bytes;
-    if (output_bytes) *output_bytes = plan.out_bytes;
+    for (int32_t d = 0; d < p->axis; ++d) p->io.out_shape[r++] = desc->data.shape[d];
+    for (int32_t d = p->batch_dims; d < desc->indices.rank; ++d) p->io.out_shape[r++] = desc->indices.shape[d];
+    for (int32_t d = p->axis + 1; d < desc->data.rank; ++d) p->io.out_shape[r++] = desc->data.shape[d];
+    p->io.out_rank = r;
+    p->bound = clg_index_bound_of(&desc->indices, p->io.size.index_elems, p->A, p->axis);
     return CLG_SUCCESS;
 }
