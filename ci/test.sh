@@ -1,14 +1,32 @@
 #!/usr/bin/env bash
-# Set up and run every test: install packages, fetch ONNX's node tests (network), check the format, build
-# (warnings are errors), run the whole CTest suite on the default device (PoCL where there is no GPU), then
-# again in an AddressSanitizer + UndefinedBehaviorSanitizer build; then the reliability checks and fuzzing.
+# Set up and run every test: install packages and the OpenCL implementations, fetch ONNX's node tests
+# (network), check the format, build (warnings are errors), run the whole CTest suite on the default
+# device (PoCL where there is no GPU), then again in an AddressSanitizer + UndefinedBehaviorSanitizer
+# build; the reliability checks, fuzzing, and the suite on Intel's CPU runtime, Mesa rusticl and
+# Oclgrind. Prints how long each part took.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+started=$(date +%s)
+timings=()
+part() { # name: close the previous part's timing and announce the next
+  local now
+  now=$(date +%s)
+  [ -n "${part_name:-}" ] && timings+=("$part_name $((now - part_start)) s")
+  part_name="$1"
+  part_start=$now
+  echo "== $1"
+}
+
+part "setup (packages, OpenCL implementations, ONNX's node tests)"
 bash "$CLGATHER_ROOT/ci/install_deps.sh"
+bash "$CLGATHER_ROOT/ci/install_drivers.sh" >/dev/null
 bash "$CLGATHER_ROOT/ci/fetch_onnx_tests.sh"
 export CLGATHER_REQUIRE_ONNX_TESTS=1 # fetched above: the tests that read them must run, not skip
+# Mesa's ICDs are loaded into every process once installed (they expose no device without
+# RUSTICL_ENABLE); the PoCL runs below select PoCL alone, so its leak suppressions are the only ones needed
+pocl_only="$CLGATHER_ROOT/.deps/icd/pocl"
 
-echo "== format (.clang-format)"
+part "format (.clang-format)"
 bash "$CLGATHER_ROOT/ci/check_format.sh"
 
 run_suite() { # build-dir, extra cmake args...
@@ -19,16 +37,16 @@ run_suite() { # build-dir, extra cmake args...
   (cd "$build" && ctest --output-on-failure -j 1)
 }
 
-echo "== release build and tests"
+part "release build and tests (default device)"
 run_suite "$CLGATHER_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-echo "== API documentation (Doxygen; an undocumented public item is an error)"
+part "API documentation (Doxygen; an undocumented public item is an error)"
 cmake --build "$CLGATHER_ROOT/build" --target docs
 
-echo "== install into a temporary prefix; consumers via find_package and pkg-config; header as C99/C11/C++"
+part "install into a temporary prefix; consumers via find_package and pkg-config; header as C99/C11/C++"
 bash "$CLGATHER_ROOT/ci/check_install.sh" "$CLGATHER_ROOT/build"
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (with fault injection) and tests"
+part "AddressSanitizer + UndefinedBehaviorSanitizer build (with fault injection) and tests, on PoCL"
 # LLVM inside PoCL leaks on cold builds: suppress PoCL's and LLVM's leaks only, never the library's.
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
 # intercept_tls_get_addr=0: GCC 12's runtime mistakes a malloc'd dynamic-TLS block (PoCL's and LLVM's
@@ -38,10 +56,19 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # the randomized suites run a quarter of their cases here: the release run above has the full breadth
 export CLGATHER_TEST_SCALE=0.25 CLGATHER_STRESS_CALLS=250
-run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITIZE=ON -DCLGATHER_FAULT_INJECTION=ON
+OCL_ICD_VENDORS="$pocl_only" run_suite "$CLGATHER_ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_SANITIZE=ON \
+  -DCLGATHER_FAULT_INJECTION=ON
 unset LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS CLGATHER_TEST_SCALE CLGATHER_STRESS_CALLS
 
-bash "$CLGATHER_ROOT/ci/reliability.sh"
+part "reliability: ThreadSanitizer and valgrind, on PoCL"
+OCL_ICD_VENDORS="$pocl_only" bash "$CLGATHER_ROOT/ci/reliability.sh"
 
-echo "== fuzz targets, a short fixed time each"
-bash "$CLGATHER_ROOT/ci/fuzz.sh"
+part "fuzz targets, a short fixed time each, on PoCL"
+OCL_ICD_VENDORS="$pocl_only" bash "$CLGATHER_ROOT/ci/fuzz.sh"
+
+part "the other OpenCL implementations: Intel's CPU runtime, Mesa rusticl, Oclgrind"
+bash "$CLGATHER_ROOT/ci/drivers.sh" "$CLGATHER_ROOT/build"
+
+part "done"
+echo "timings: ${timings[*]}"
+echo "ci/test.sh: all passed in $(($(date +%s) - started)) s"

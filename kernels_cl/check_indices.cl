@@ -8,6 +8,7 @@
  *
  * Build options: IDX_T, IDX_BYTES, IDX_SIGNED, OFF64 (see index_rules.h; CLAMP is 0), TUPLE (1..8). */
 #include "failure_record.h"
+#include "hints.h"
 #include "index_rules.h"
 
 /* The first component of tuple t out of range for its extent, or TUPLE if none is. */

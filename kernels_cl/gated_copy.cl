@@ -5,6 +5,7 @@
  * Build options: MOVE_T (uint4 | uint2 | uint | ushort | uchar), the widest unit dividing both byte
  * offsets and the size. */
 #include "failure_record.h"
+#include "hints.h"
 
 __kernel void gated_copy(__global const uchar *src_base, ulong src_offset, __global uchar *dst_base, ulong dst_offset,
                          ulong units, __global const uint *record)

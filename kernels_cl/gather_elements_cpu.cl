@@ -17,6 +17,7 @@
  *                 unit_rows_cpu.h
  *              1: it steps through the data contiguously (T = UNITS)
  *              2: any other stride
+ *   AXIS_EMPTY 1 when A == 0: every element is zero and no data is read
  *   STREAM     as in row_copy_cpu.h */
 #include "failure_record.h"
 #include "hints.h"
@@ -108,10 +109,11 @@ ITEM_LOOPS_KERNEL void gather_elements_runs(__global const uchar *data_base, ulo
     indices += indices_offset;
     offset_t e = (offset_t)get_global_id(0) * per_item;
     const offset_t end = e < total ? (total - e > per_item ? e + per_item : total) : e;
-    if (A <= 0) { /* every index is out of range: zeros (clamp too, when A == 0); uniform */
-        for (offset_t u = e * UNITS; u < end * UNITS; ++u) out[u] = (MOVE_T)(0);
-        return;
-    }
+#if AXIS_EMPTY
+    /* every index is out of range: zeros (clamp too, when A == 0), and the data is empty. A build
+     * option, not a branch on A: Mesa's llvmpipe warns about kernel arguments read in control flow. */
+    for (offset_t u = e * UNITS; u < end * UNITS; ++u) out[u] = (MOVE_T)(0);
+#else
     if (e < end) { /* no early return: the group fence needs every item */
         walk w;
         /* the vectors' lanes by address: a wide vector passed by value changes the ABI (a warning) */
@@ -124,5 +126,6 @@ ITEM_LOOPS_KERNEL void gather_elements_runs(__global const uchar *data_base, ulo
             walk_advance(&w, count);
         }
     }
+#endif
     STREAM_GROUP_FENCE();
 }

@@ -10,6 +10,7 @@
  * Build options: MOVE_T (uchar | ushort | uint | uint2 | uint4), UNITS (1, 2, 4, 8 or 16), WALK_RANK
  * (1..8), and those of index_rules.h and failure_record.h. */
 #include "failure_record.h"
+#include "hints.h"
 #include "index_rules.h"
 
 __kernel void gather_elements_lines(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,

@@ -4,6 +4,7 @@
  * their product.
  *
  * Build options: those of index_rules.h, hints.h, failure_record.h, row_copy_cpu.h, and TUPLE. */
+#include "hints.h"
 #include "row_source_tuple.h"
 
 #include "row_copy_cpu.h"

@@ -28,6 +28,7 @@
 #endif
 
 #include "failure_record.h"
+#include "hints.h"
 
 typedef BITS_T bits_t;
 
@@ -52,8 +53,11 @@ inline long sequence_length(value_t v, long T)
     long n = (long)v;
     return n < T ? n : T;
 #elif VALUE_KIND == 0
+    /* the sign is tested on v, not on (long)v: Mesa rusticl 22.3 miscompiles a signed compare of an
+     * int widened to long against a constant (tests/drivers/rusticl_sext_compare) */
+    if (v <= (value_t)0) return 0;
     long n = (long)v;
-    return n <= 0 ? 0 : (n < T ? n : T);
+    return n < T ? n : T;
 #else
     ulong n = (ulong)v;
     return n < (ulong)T ? (long)n : T;
@@ -68,7 +72,7 @@ inline int beam_index(value_t v, ulong W, ulong *k)
     if (!(v >= (value_t)0) || v >= HUGE_INTEGRAL || v != trunc(v)) return 0;
     *k = (ulong)v;
 #elif VALUE_KIND == 0
-    if ((long)v < 0) return 0;
+    if (v < (value_t)0) return 0; /* v, not (long)v: see sequence_length */
     *k = (ulong)(long)v;
 #else
     *k = (ulong)v;
@@ -161,8 +165,11 @@ __kernel void gather_tree_locate(__global const bits_t *parent_ids, ulong parent
     max_seq_len += max_seq_len_offset;
     const ulong pairs = B * W, first = (ulong)chunk << shift;
     const ulong end = pairs - first > ((ulong)1 << shift) ? first + ((ulong)1 << shift) : pairs;
-    for (ulong pair = first; pair < end; ++pair) {
-        const ulong b = pair / W, j = pair % W;
+    /* (b, j) advance with the pair instead of pair / W and pair % W: LLVM pairs that division and
+     * remainder with a freeze instruction, which Oclgrind 21.10's uninitialized-value checker cannot run
+     * (tests/drivers/oclgrind_freeze) */
+    ulong b = first / W, j = first - b * W;
+    for (ulong pair = first; pair < end; ++pair, j = j + 1 == W ? 0 : j + 1, b += j == 0) {
         const long L = sequence_length(value_at(max_seq_len, b), T);
         if (L < 0) {
             details[0] = 1;

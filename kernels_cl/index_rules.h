@@ -24,7 +24,9 @@ inline int index_in_range(IDX_T raw, long A, long *row)
 {
 #if IDX_SIGNED
     long v = (long)raw;
-    if (v < 0) v += A; /* cannot overflow: v >= LONG_MIN, A >= 0 */
+    /* the sign is tested on raw, not on v: Mesa rusticl 22.3 miscompiles a signed compare of an int
+     * widened to long against a constant (tests/drivers/rusticl_sext_compare) */
+    if (raw < (IDX_T)0) v += A; /* cannot overflow: v >= LONG_MIN, A >= 0 */
     *row = v;
     return v >= 0 && v < A;
 #else
@@ -41,7 +43,7 @@ inline int select_row(IDX_T raw, long A, long *row)
 #if CLAMP
     if (A > 0) {
 #if IDX_SIGNED
-        *row = ((long)raw < 0) ? 0 : A - 1;
+        *row = (raw < (IDX_T)0) ? 0 : A - 1; /* raw, not (long)raw: see index_in_range */
 #else
         *row = A - 1;
 #endif

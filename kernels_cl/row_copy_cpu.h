@@ -113,15 +113,16 @@ ITEM_LOOPS_KERNEL void gather_row_runs(__global const uchar *data_base, ulong da
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
     row_run run;
-    if (row_run_start(&run, R, N, O, rows_per_item)) /* no early return: the group fence needs every item */
-        do
-            copy_segment(out + run.r * U, data + run.g * (offset_t)A * U, row_run_indices(&run, indices, N), run.count,
-                         N - run.n, bound, U);
-        while (row_run_next(&run, N, O));
+    /* no early return: the group fence needs every item */
+    for (int more = row_run_start(&run, R, N, O, rows_per_item); more; more = row_run_next(&run, N, O))
+        copy_segment(out + run.r * U, data + run.g * (offset_t)A * U, row_run_indices(&run, indices, N), run.count,
+                     N - run.n, bound, U);
     STREAM_GROUP_FENCE();
 }
 
-/* The same for rows of one unit (U == 1). */
+/* The same for rows of one unit (U == 1) and A > 0 (unit_source reads unit 0 for a row of zeros): the
+ * host sends an empty axis to gather_row_runs, which never reads data for an out-of-range index. A
+ * branch on A here made Mesa's llvmpipe warn about kernel arguments in control flow. */
 ITEM_LOOPS_KERNEL void gather_row_runs_u1(__global const uchar *data_base, ulong data_offset,
                                           __global const IDX_T *indices, ulong indices_offset, __global uchar *out_base,
                                           ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
@@ -133,18 +134,11 @@ ITEM_LOOPS_KERNEL void gather_row_runs_u1(__global const uchar *data_base, ulong
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
-    if (A <= 0) { /* every index is out of range: zeros (clamp gives zeros too when A == 0); uniform */
-        offset_t r = (offset_t)get_global_id(0) * rows_per_item;
-        if (r >= R) return;
-        const offset_t end = (R - r > rows_per_item) ? r + rows_per_item : R;
-        for (; r < end; ++r) out[r] = (MOVE_T)(0);
-        return;
-    }
     row_run run;
-    if (row_run_start(&run, R, N, O, rows_per_item)) do
-            copy_segment_u1(out + run.r, data + run.g * (offset_t)A, row_run_indices(&run, indices, N), run.count,
-                            run.n, N, A, bound, (offset_t)A, run.first, R - run.r > N - run.n);
-        while (row_run_next(&run, N, O));
+    /* no early return: the group fence needs every item */
+    for (int more = row_run_start(&run, R, N, O, rows_per_item); more; more = row_run_next(&run, N, O))
+        copy_segment_u1(out + run.r, data + run.g * (offset_t)A, row_run_indices(&run, indices, N), run.count, run.n, N,
+                        A, bound, (offset_t)A, run.first, R - run.r > N - run.n);
     STREAM_GROUP_FENCE();
 }
 

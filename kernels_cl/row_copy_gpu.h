@@ -13,6 +13,7 @@
 #define CLG_ROW_COPY_GPU_H
 
 #include "failure_record.h"
+#include "hints.h"
 
 /* Dimension 0 walks the units of a row, dimension 1 walks rows with a grid stride, so the NDRange
  * stays within what the host sized for the device whatever R is. */

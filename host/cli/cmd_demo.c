@@ -13,10 +13,27 @@
 
 enum { DEMO_SHOWN_VALUES = 48 };
 
+/* A run's outcome: a device too small for an example (Oclgrind's 128 MiB, say) skips it. */
+typedef enum demo_outcome { DEMO_FAIL = 0, DEMO_PASS, DEMO_SKIP } demo_outcome;
+
 typedef struct demo_tally {
     int runs;
     int passed;
+    int skipped;
 } demo_tally;
+
+static void count(demo_tally *tally, demo_outcome outcome)
+{
+    tally->runs += 1;
+    tally->passed += outcome == DEMO_PASS;
+    tally->skipped += outcome == DEMO_SKIP;
+}
+
+/* Whether a call failed only because the device cannot hold the example. */
+static int too_large_for_device(clg_status st)
+{
+    return st == CLG_ERR_TOO_LARGE_FOR_DEVICE || st == CLG_ERR_DEVICE_OUT_OF_MEMORY;
+}
 
 static double now_ms(void)
 {
@@ -118,9 +135,9 @@ static int build_gather_inputs(const demo_gather_case *c, gather_inputs *in)
     return 0;
 }
 
-/* Run one case under one preset; prints its line. Returns 1 if it passed. */
-static int run_gather_preset(clg_context *ctx, const demo_gather_case *c, clg_preset preset, gather_inputs *in,
-                             int print_output)
+/* Run one case under one preset; prints its line. */
+static demo_outcome run_gather_preset(clg_context *ctx, const demo_gather_case *c, clg_preset preset, gather_inputs *in,
+                                      int print_output)
 {
     int is_onnx = preset == CLG_ONNX_1 || preset == CLG_ONNX_11 || preset == CLG_ONNX_13;
     clg_gather_desc desc;
@@ -151,6 +168,14 @@ static int run_gather_preset(clg_context *ctx, const demo_gather_case *c, clg_pr
         st = clg_gather(ctx, &desc, in->data.bytes, in->data.byte_size, in->indices.bytes, in->indices.byte_size,
                         output.bytes, output.byte_size);
         device_ms = now_ms() - start;
+        if (too_large_for_device(st)) {
+            printf("     %-12s SKIP  the device cannot hold it: %s\n", clg_preset_name(preset),
+                   clg_last_error_message());
+            cli_tensor_free(&formula);
+            cli_tensor_free(&reference);
+            cli_tensor_free(&output);
+            return DEMO_SKIP;
+        }
         if (st != CLG_SUCCESS) cli_fail_status(st, "clg_gather");
         start = now_ms();
         clg_status ref_st = clg_gather_reference(&desc, in->data.bytes, in->data.byte_size, in->indices.bytes,
@@ -185,7 +210,7 @@ static int run_gather_preset(clg_context *ctx, const demo_gather_case *c, clg_pr
     cli_tensor_free(&formula);
     cli_tensor_free(&reference);
     cli_tensor_free(&output);
-    return problem[0] == '\0';
+    return problem[0] ? DEMO_FAIL : DEMO_PASS;
 }
 
 static void run_gather_case(clg_context *ctx, int number, const demo_gather_case *c, demo_tally *tally)
@@ -197,7 +222,7 @@ static void run_gather_case(clg_context *ctx, int number, const demo_gather_case
         char problem[1024];
         cli_take_failure(problem, sizeof problem);
         printf("     FAIL  %s\n", problem);
-        tally->runs += 1;
+        count(tally, DEMO_FAIL);
     } else {
         print_labelled("data", &in.data);
         print_labelled("indices", &in.indices);
@@ -205,8 +230,7 @@ static void run_gather_case(clg_context *ctx, int number, const demo_gather_case
         int first = 1;
         for (int p = 1; p < (int)CLG_PRESET_COUNT; ++p) {
             if (!(c->presets & DEMO_PRESET(p))) continue;
-            tally->runs += 1;
-            tally->passed += run_gather_preset(ctx, c, (clg_preset)p, &in, first);
+            count(tally, run_gather_preset(ctx, c, (clg_preset)p, &in, first));
             first = 0;
         }
     }
@@ -217,7 +241,7 @@ static void run_gather_case(clg_context *ctx, int number, const demo_gather_case
 
 /* ---- GatherTree ------------------------------------------------------------------------------ */
 
-static int run_gather_tree_case(clg_context *ctx, int number, const demo_gather_tree_case *c)
+static demo_outcome run_gather_tree_case(clg_context *ctx, int number, const demo_gather_tree_case *c)
 {
     printf("[%2d] %s: %s\n", number, c->spec, c->title);
     int64_t tbw[3] = {c->time, c->batch, c->beam};
@@ -281,7 +305,7 @@ static int run_gather_tree_case(clg_context *ctx, int number, const demo_gather_
     cli_tensor_free(&lengths);
     cli_tensor_free(&parents);
     cli_tensor_free(&steps);
-    return problem[0] == '\0';
+    return problem[0] ? DEMO_FAIL : DEMO_PASS;
 }
 
 int cmd_demo(int argc, char **argv)
@@ -302,16 +326,17 @@ int cmd_demo(int argc, char **argv)
            "specialization includes its build. Checks: '= reference' bit for bit, '= formula' the spec's\n"
            "element formula, 'spec values' / 'spec shape' what the spec states.\n\n");
 
-    demo_tally tally = {0, 0};
+    demo_tally tally = {0, 0, 0};
     int number = 1;
     for (size_t i = 0; i < demo_gather_case_count; ++i) run_gather_case(ctx, number++, &demo_gather_cases[i], &tally);
     for (size_t i = 0; i < demo_gather_tree_case_count; ++i) {
-        tally.runs += 1;
-        tally.passed += run_gather_tree_case(ctx, number++, &demo_gather_tree_cases[i]);
+        count(&tally, run_gather_tree_case(ctx, number++, &demo_gather_tree_cases[i]));
     }
     clg_context_release(ctx);
-    printf("\n%d of %d runs passed (%d examples) on %s\n", tally.passed, tally.runs, number - 1, info.device_name);
-    if (tally.passed != tally.runs)
-        return cli_fail(CLI_EXIT_REFUSED, "demo: %d of %d runs failed", tally.runs - tally.passed, tally.runs);
+    printf("\n%d of %d runs passed (%d examples) on %s", tally.passed, tally.runs, number - 1, info.device_name);
+    if (tally.skipped) printf("; %d skipped: too large for the device", tally.skipped);
+    printf("\n");
+    const int failed = tally.runs - tally.passed - tally.skipped;
+    if (failed) return cli_fail(CLI_EXIT_REFUSED, "demo: %d of %d runs failed", failed, tally.runs);
     return 0;
 }

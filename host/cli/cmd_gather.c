@@ -112,12 +112,13 @@ static int run_gather(cli_option *o, const gather_request *req, cli_tensor *data
 
     clg_context *ctx = NULL;
     if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
+    /* the device's name before the call: clg_context_device_info clears the error message it leaves */
+    clg_device_info info;
+    const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
     st = clg_gather(ctx, &desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
                     output->byte_size);
     int rc = 0;
     if (st != CLG_SUCCESS) {
-        clg_device_info info;
-        const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
         rc = cli_fail_status(st, "gather %s on data '%s' and indices '%s' (device %s)", clg_preset_name(req->preset),
                              o[OPT_DATA].value, o[OPT_INDICES].value, device);
     }

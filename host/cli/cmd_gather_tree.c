@@ -34,13 +34,14 @@ static int run_gather_tree(cli_option *o, cli_tensor inputs[4], cli_tensor *outp
 
     clg_context *ctx = NULL;
     if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
+    /* the device's name before the call: clg_context_device_info clears the error message it leaves */
+    clg_device_info info;
+    const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
     st = clg_gather_tree(ctx, &desc, inputs[0].bytes, inputs[0].byte_size, inputs[1].bytes, inputs[1].byte_size,
                          inputs[2].bytes, inputs[2].byte_size, inputs[3].bytes, inputs[3].byte_size, output->bytes,
                          output->byte_size);
     int rc = 0;
     if (st != CLG_SUCCESS) {
-        clg_device_info info;
-        const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
         rc = cli_fail_status(st, "gather-tree on step_ids '%s' and parent_ids '%s' (device %s)", o[OPT_STEP_IDS].value,
                              o[OPT_PARENT_IDS].value, device);
     }

@@ -38,14 +38,13 @@ void clg_device_profile_detect(cl_device_id device, const clg_device_info *info,
     profile->driver = driver_of(info);
     const char *hints = getenv("CLGATHER_HINTS");
     if (hints && strcmp(hints, "0") == 0) return;
-    /* The clang-based CPU runtimes compile the prefetch builtin, and, on x86 (the host's own cores),
-     * the streaming-store and sfence builtins; rusticl's SPIR-V path and Oclgrind reject them
-     * (docs/drivers.md). */
-    const int clang_cpu =
-        (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU) && (info->type & CL_DEVICE_TYPE_CPU);
-    if (clang_cpu) profile->prefetch = 1;
+    /* The clang-based CPU runtimes compile the prefetch builtin (rusticl's SPIR-V writer aborts the
+     * process on it, Oclgrind cannot run it: docs/drivers.md). Streaming stores need the x86 sfence
+     * builtin, which only PoCL's native x86 build has (Intel's CPU compiler targets SPIR). */
+    const int cpu = (info->type & CL_DEVICE_TYPE_CPU) != 0;
+    if (cpu && (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU)) profile->prefetch = 1;
 #if defined(__x86_64__) || defined(__i386__)
-    if (clang_cpu) profile->stream = 1;
+    if (cpu && profile->driver == CLG_DRIVER_POCL) profile->stream = 1;
 #endif
     /* Intel's CPU compiler vectorizes across work-items, which turns the row-runs loops into gathers */
     if (device && clg_device_has_extension(device, "cl_intel_vec_len_hint")) profile->item_loops = 1;

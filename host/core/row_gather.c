@@ -115,7 +115,10 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
     build_options(rows, &s, gate != NULL, options, sizeof options);
     const int runs = s.mapping == CLG_MAPPING_ROW_RUNS;
     const clg_kernel_source *source = runs ? rows->cpu_source : rows->gpu_source;
-    const char *name = !runs ? "gather_row_units" : s.units_per_row == 1 ? "gather_row_runs_u1" : "gather_row_runs";
+    /* gather_row_runs_u1 reads unit 0 of the data for every row, so it needs A > 0 */
+    const char *name = !runs                                 ? "gather_row_units"
+                       : s.units_per_row == 1 && rows->A > 0 ? "gather_row_runs_u1"
+                                                             : "gather_row_runs";
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
     if (st != CLG_SUCCESS) return st;

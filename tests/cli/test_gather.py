@@ -122,6 +122,10 @@ for device in [None, "cpu"]:
     expect_status(["gather", "--op", "ov-gather-8", "--data", dp, "--indices", ip, "--oob", "error", "--out",
                    path("x.npy")] + (["--device", device] if device else []), 1, f"--oob error on {device}",
                   "CLG_ERR_INDEX_OUT_OF_RANGE")
+    # the library's own message reaches stderr: it names the first bad index
+    expect_status(["gather", "--op", "onnx-13", "--data", dp, "--indices", ip, "--out", path("x.npy")] +
+                  (["--device", device] if device else []), 1, f"out-of-range detail on {device}",
+                  "indices[1] (flat position 1) = 10")
 
 # validation refusals exit 1 and name the status
 expect_status(["gather", "--op", "onnx-13", "--data", dp, "--indices", ip, "--axis", "1", "--out", path("x.npy")], 1,

@@ -341,7 +341,7 @@ support_random_setup support_random_from_environment(const char *suite, uint64_t
     return setup;
 }
 
-int support_scaled(const support_random_setup *setup, int count, int least)
+int support_setup_scaled(const support_random_setup *setup, int count, int least)
 {
     const int scaled = (int)(count * setup->scale);
     return scaled > least ? scaled : least;
@@ -397,7 +397,7 @@ void support_run_random_cases(const support_random_setup *setup, support_case_ma
 {
     support_force_kernels(mapping, offsets64, stream);
     support_rng rng = {setup->seed ^ (stream_id * 0x9E3779B97F4A7C15ull)};
-    count = support_scaled(setup, count, 10);
+    count = support_setup_scaled(setup, count, 10);
     for (int k = 0; k < count; ++k) {
         support_case c;
         memset(&c, 0, sizeof c);
@@ -422,7 +422,7 @@ void support_run_targeted_cases(const support_random_setup *setup, support_case_
                                 uint64_t stream_id)
 {
     support_rng rng = {setup->seed ^ (stream_id * 0x9E3779B97F4A7C15ull)};
-    const int cases = support_scaled(setup, count, count / 4);
+    const int cases = support_setup_scaled(setup, count, count / 4);
     for (int k = 0; k < cases; ++k) {
         support_case c;
         memset(&c, 0, sizeof c);

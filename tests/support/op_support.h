@@ -127,13 +127,13 @@ void support_run_configuration(const support_random_setup *setup, support_case_m
 void support_force_kernels(int mapping, int offsets64, int stream);
 
 /* The differential suites' seed and scale: CLGATHER_TEST_SEED replays another seed, CLGATHER_TEST_SCALE
- * (a fraction) scales the number of cases; both printed. support_scaled(count) is count scaled, at
+ * (a fraction) scales the number of cases; both printed. support_setup_scaled(setup, count, least) is count scaled, at
  * least `least`. */
 struct support_random_setup {
     uint64_t seed;
     double scale;
 };
 support_random_setup support_random_from_environment(const char *suite, uint64_t default_seed);
-int support_scaled(const support_random_setup *setup, int count, int least);
+int support_setup_scaled(const support_random_setup *setup, int count, int least);
 
 #endif

@@ -43,6 +43,21 @@ clg_context *support_reference_context(void)
     return ref_ctx;
 }
 
+int support_platform_is(const char *name)
+{
+    clg_device_info info;
+    return clg_context_device_info(support_cl_context(), &info) == CLG_SUCCESS &&
+           strstr(info.platform_name, name) != NULL;
+}
+
+int support_scaled(int count)
+{
+    const char *text = getenv("CLGATHER_TEST_SCALE");
+    const double scale = text ? atof(text) : 1.0;
+    const int scaled = scale > 0 ? (int)(count * scale) : count;
+    return scaled > 0 ? scaled : 1;
+}
+
 int support_run_suite(Suite *suite)
 {
     SRunner *runner = srunner_create(suite);
@@ -50,6 +65,10 @@ int support_run_suite(Suite *suite)
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
+    /* Release while main still runs: exit() destroys thread-local objects before it calls atexit
+     * handlers, and Oclgrind's API entry points use a thread-local stack (tests/drivers/
+     * oclgrind_atexit_teardown). The atexit handler stays for suites that exit another way. */
+    release_contexts();
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

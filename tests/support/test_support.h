@@ -16,6 +16,13 @@ clg_context *support_cl_context(void);
 /* A CPU-reference context. */
 clg_context *support_reference_context(void);
 
+/* Whether the suite's OpenCL device belongs to a platform whose name contains `name` ("Oclgrind"). */
+int support_platform_is(const char *name);
+
+/* count scaled by CLGATHER_TEST_SCALE (a fraction, default 1), at least 1: the randomized suites run
+ * fewer cases under sanitizers and simulators. */
+int support_scaled(int count);
+
 /* Run a suite without forking; returns the process exit status. */
 int support_run_suite(Suite *suite);
 

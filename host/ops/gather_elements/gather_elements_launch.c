@@ -56,9 +56,9 @@ static void build_options(const clg_gather_elements_plan *plan, const specializa
     char index_rules[160];
     clg_index_rules_options(plan->io.index_type, s->offsets64, plan->io.policy == CLG_OOB_CLAMP, index_rules,
                             sizeof index_rules);
-    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d %s -DSTREAM=0 -DGATE=%d",
+    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d",
              clg_move_type(s->move_bytes), plan->io.elem_size / s->move_bytes, (int)plan->walk_rank, (int)s->inner,
-             index_rules, gated);
+             plan->A == 0, index_rules, gated);
 }
 
 /* The walk's extents and its strides in units, and the axis stride in units. */

@@ -116,7 +116,7 @@ END_TEST
 START_TEST(random_one_unit_rows)
 {
     support_rng rng = {setup.seed ^ 0x0E1707ull};
-    const int cases = support_scaled(&setup, 32, 8);
+    const int cases = support_setup_scaled(&setup, 32, 8);
     for (int k = 0; k < cases; ++k) {
         support_force_kernels(k % 8 == 7 ? 2 : 1, (k / 4) % 2, k % 2 ? 1 : -1);
         const clg_dtype type = support_data_types[support_below(&rng, SUPPORT_DATA_TYPES)];

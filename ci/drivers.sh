@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The test suite on the OpenCL implementations beside PoCL, on the release build ci/test.sh made, each
+# installed by ci/install_drivers.sh and selected alone through OCL_ICD_VENDORS:
+#   Intel's CPU runtime (PyPI wheels): the full release suite;
+#   Mesa rusticl on llvmpipe: the full release suite, the eight-thread stress at 200 calls a thread
+#     (each call takes about 0.1 s there: the default 1000 would take 15 minutes);
+#   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
+#     hammers a context from eight threads (tests/drivers/oclgrind_threads), at a small scale, CK_FORK=no;
+#     any Oclgrind report fails the run;
+# then every driver reproducer of tests/drivers on every implementation against expected.txt.
+# Prints how long each part takes. Usage: ci/drivers.sh [BUILD_DIR] [implementation...]
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+build="${1:-$CLGATHER_ROOT/build}"
+shift || true
+only=("$@")
+icd="$CLGATHER_ROOT/.deps/icd"
+bash "$CLGATHER_ROOT/ci/install_drivers.sh" "$icd" >/dev/null
+timings=()
+
+wanted() { [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]; }
+
+# ctest on one implementation, fresh caches; extra arguments go to ctest
+suite_on() { # implementation, ctest args...
+  local impl="$1"
+  shift
+  local start log
+  start=$(date +%s)
+  log="$build/ctest-$impl.log"
+  rm -rf "$build/pocl-cache" "$build/clgather-cache"
+  echo "== the test suite on $impl"
+  set +e
+  (
+    # shellcheck disable=SC1090
+    source "$icd/env/$impl.sh"
+    cd "$build" && ctest --output-on-failure "$@"
+  ) >"$log" 2>&1
+  local status=$?
+  set -e
+  grep -E "tests passed|tests failed|\*\*\*|Not Run" "$log" || true
+  timings+=("$impl: $(($(date +%s) - start)) s")
+  if [ "$status" -ne 0 ]; then
+    echo "the test suite failed on $impl (exit $status); its log:"
+    cat "$log"
+    return 1
+  fi
+}
+
+if wanted intel; then suite_on intel -j 1; fi
+if wanted rusticl; then CLGATHER_STRESS_CALLS=200 suite_on rusticl -j 1; fi
+if wanted oclgrind; then
+  # -V: every test's output, where Oclgrind writes its reports
+  CLGATHER_TEST_SCALE=0.05 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j 1 -E '^test_concurrency$'
+  # An API error report names the call on its next lines; a build failure is one a test provoked on
+  # purpose (launch:failed_hinted_build_falls_back_to_no_hints), and an unplanned one fails its test anyway.
+  reports="$(awk '/^Oclgrind - OpenCL runtime error detected/ { getline function_line; getline error_line;
+                    if (error_line ~ /CL_BUILD_PROGRAM_FAILURE/) next;
+                    print $0 " " function_line " " error_line; next }
+                  /^(Invalid (read|write)|Uninitiali[sz]ed value|Read-write data race|Write-write data race|Work-group divergence|OCLGRIND FATAL)/' \
+    "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
+  if [ -n "$reports" ]; then
+    echo "Oclgrind reported:"
+    echo "$reports"
+    exit 1
+  fi
+  echo "Oclgrind: no data race, uninitialized read, out-of-bounds access, divergence or API error reported"
+fi
+
+echo "== driver reproducers (tests/drivers/expected.txt)"
+start=$(date +%s)
+failures=0
+for impl in pocl intel rusticl oclgrind; do
+  wanted "$impl" || [ "$impl" = pocl ] || continue
+  for repro in "$build"/tests/drivers/repro_*; do
+    name="$(basename "$repro")"
+    name="${name#repro_}"
+    want="$(awk -v n="$name" -v i="$impl" '$1 == n && $2 == i {print $3}' "$CLGATHER_ROOT/tests/drivers/expected.txt")"
+    want="${want:-PASS}"
+    set +e
+    (
+      # shellcheck disable=SC1090
+      source "$icd/env/$impl.sh"
+      [ "$impl" = oclgrind ] && export OCLGRIND_UNINITIALIZED=1
+      timeout 300 "$repro"
+    ) >/dev/null 2>&1
+    rc=$?
+    set -e
+    got=PASS
+    [ "$rc" -eq 0 ] || got=FAIL
+    printf '  %-30s %-9s %s (expected %s)\n' "$name" "$impl" "$got" "$want"
+    [ "$got" = "$want" ] || failures=$((failures + 1))
+  done
+done
+timings+=("reproducers: $(($(date +%s) - start)) s")
+echo "driver timings: ${timings[*]}"
+[ "$failures" -eq 0 ] || { echo "$failures reproducer outcomes differ from tests/drivers/expected.txt"; exit 1; }
+echo "drivers: ok"
