@@ -74,3 +74,18 @@ int cli_parse_int64(const char *text, int64_t *out)
     *out = value;
     return 0;
 }
+
+int cli_parse_oob(const char *command, const char *text, clg_oob_policy *policy)
+{
+    if (!text)
+        *policy = CLG_OOB_PRESET;
+    else if (strcmp(text, "error") == 0)
+        *policy = CLG_OOB_ERROR;
+    else if (strcmp(text, "zero") == 0)
+        *policy = CLG_OOB_ZERO;
+    else if (strcmp(text, "clamp") == 0)
+        *policy = CLG_OOB_CLAMP;
+    else
+        return cli_fail(CLI_EXIT_USAGE, "%s: --oob must be error, zero or clamp, not '%s'", command, text);
+    return 0;
+}

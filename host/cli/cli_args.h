@@ -2,6 +2,8 @@
 #ifndef CLI_ARGS_H
 #define CLI_ARGS_H
 
+#include "clgather.h"
+
 #include <stdint.h>
 
 typedef struct cli_option {
@@ -18,5 +20,9 @@ int cli_parse_options(const char *command, int argc, char **argv, cli_option *op
 
 /* Strict decimal int64 ("-3", "+7", "12"; no spaces, no trailing text). Returns 0 on success. */
 int cli_parse_int64(const char *text, int64_t *out);
+
+/* The --oob value of `command`: NULL (absent) is the preset's policy; "error", "zero" or "clamp".
+ * Returns 0, or CLI_EXIT_USAGE with the failure recorded. */
+int cli_parse_oob(const char *command, const char *text, clg_oob_policy *policy);
 
 #endif

@@ -25,21 +25,6 @@ static int is_onnx_preset(clg_preset preset)
     return preset == CLG_ONNX_1 || preset == CLG_ONNX_11 || preset == CLG_ONNX_13;
 }
 
-static int parse_oob(const char *text, clg_oob_policy *policy)
-{
-    if (!text)
-        *policy = CLG_OOB_PRESET;
-    else if (strcmp(text, "error") == 0)
-        *policy = CLG_OOB_ERROR;
-    else if (strcmp(text, "zero") == 0)
-        *policy = CLG_OOB_ZERO;
-    else if (strcmp(text, "clamp") == 0)
-        *policy = CLG_OOB_CLAMP;
-    else
-        return cli_fail(CLI_EXIT_USAGE, "gather: --oob must be error, zero or clamp, not '%s'", text);
-    return 0;
-}
-
 /* The parsed command line. */
 typedef struct gather_request {
     clg_preset preset;
@@ -72,7 +57,7 @@ static int parse_request(cli_option *o, gather_request *req)
     req->batch_dims = 0;
     if (o[OPT_BATCH_DIMS].value && cli_parse_int64(o[OPT_BATCH_DIMS].value, &req->batch_dims) != 0)
         return cli_fail(CLI_EXIT_USAGE, "gather: --batch-dims '%s' is not an integer", o[OPT_BATCH_DIMS].value);
-    return parse_oob(o[OPT_OOB].value, &req->oob);
+    return cli_parse_oob("gather", o[OPT_OOB].value, &req->oob);
 }
 
 static int run_gather(cli_option *o, const gather_request *req, cli_tensor *data, cli_tensor *indices,

@@ -104,6 +104,12 @@ static int parse_opset(const onnx_source *src, proto_bytes message, onnx_gather_
     return 0;
 }
 
+const char *onnx_gather_op_name(onnx_gather_op op)
+{
+    return op == ONNX_GATHER_ELEMENTS ? "GatherElements" : op == ONNX_GATHER_ND ? "GatherND" : "Gather";
+}
+
+/* The node's one INT attribute: "axis" (Gather, GatherElements) or "batch_dims" (GatherND). */
 static int parse_attribute(const onnx_source *src, proto_bytes message, onnx_gather_model *model)
 {
     proto_reader r = proto_reader_over(message);
@@ -127,13 +133,26 @@ static int parse_attribute(const onnx_source *src, proto_bytes message, onnx_gat
         }
     }
     if (got < 0) return fail_at(src, "AttributeProto", &r, r.error);
-    if (!proto_bytes_equal(name, "axis"))
-        return fail_at(src, "AttributeProto", &r, "Gather has no attribute of this name (only 'axis')");
-    if (is_reference) return fail_at(src, "AttributeProto", &r, "'axis' refers to a function attribute; not supported");
+    const char *wanted = model->op == ONNX_GATHER_ND ? "batch_dims" : "axis";
+    char reason[128];
+    if (!proto_bytes_equal(name, wanted)) {
+        snprintf(reason, sizeof reason, "%s has no attribute of this name (only '%s')", onnx_gather_op_name(model->op),
+                 wanted);
+        return fail_at(src, "AttributeProto", &r, reason);
+    }
+    if (is_reference) {
+        snprintf(reason, sizeof reason, "'%s' refers to a function attribute; not supported", wanted);
+        return fail_at(src, "AttributeProto", &r, reason);
+    }
     /* models from before AttributeProto.type was filled in leave it unset (0) */
-    if (type != ATTRIBUTE_TYPE_INT && !(type <= 0 && has_value))
-        return fail_at(src, "AttributeProto", &r, "'axis' is not an INT attribute");
-    model->axis = value;
+    if (type != ATTRIBUTE_TYPE_INT && !(type <= 0 && has_value)) {
+        snprintf(reason, sizeof reason, "'%s' is not an INT attribute", wanted);
+        return fail_at(src, "AttributeProto", &r, reason);
+    }
+    if (model->op == ONNX_GATHER_ND)
+        model->batch_dims = value;
+    else
+        model->axis = value;
     return 0;
 }
 
@@ -143,9 +162,10 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
     proto_field f;
     proto_bytes op_type = {NULL, 0}, domain = {NULL, 0};
     proto_bytes inputs[2] = {{NULL, 0}, {NULL, 0}};
-    int input_count = 0, output_count = 0, got;
+    proto_bytes attribute = {NULL, 0}; /* parsed once the op_type is known: fields come in any order */
+    int input_count = 0, output_count = 0, attribute_count = 0, got;
     model->axis = 0;
-    int axis_seen = 0;
+    model->batch_dims = 0;
     while ((got = proto_next_field(&r, &f)) > 0) {
         switch (f.number) {
         case NODE_INPUT:
@@ -168,20 +188,41 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
             break;
         case NODE_ATTRIBUTE:
             if (f.wire_type != PROTO_BYTES) return wire_mismatch(src, "NodeProto", &r, &f);
-            if (axis_seen) return fail_at(src, "NodeProto", &r, "attribute 'axis' given twice");
-            if (parse_attribute(src, f.bytes, model) != 0) return CLI_EXIT_REFUSED;
-            axis_seen = 1;
+            attribute = f.bytes;
+            ++attribute_count;
             break;
         default: break;
         }
     }
     if (got < 0) return fail_at(src, "NodeProto", &r, r.error);
-    if (!proto_bytes_equal(op_type, "Gather")) return fail_at(src, "NodeProto", &r, "the node is not a Gather");
-    if (!(domain.len == 0 || proto_bytes_equal(domain, "ai.onnx")))
-        return fail_at(src, "NodeProto", &r, "the Gather node is not in the default ONNX domain");
-    if (input_count != 2) return fail_at(src, "NodeProto", &r, "Gather needs exactly two inputs");
-    if (output_count != 1) return fail_at(src, "NodeProto", &r, "Gather needs exactly one output");
-    if (inputs[0].len == 0 || inputs[1].len == 0) return fail_at(src, "NodeProto", &r, "a Gather input is unnamed");
+    if (proto_bytes_equal(op_type, "Gather"))
+        model->op = ONNX_GATHER;
+    else if (proto_bytes_equal(op_type, "GatherElements"))
+        model->op = ONNX_GATHER_ELEMENTS;
+    else if (proto_bytes_equal(op_type, "GatherND"))
+        model->op = ONNX_GATHER_ND;
+    else
+        return fail_at(src, "NodeProto", &r, "the node is not a Gather, GatherElements or GatherND");
+    const char *op = onnx_gather_op_name(model->op);
+    char reason[128];
+    if (!(domain.len == 0 || proto_bytes_equal(domain, "ai.onnx"))) {
+        snprintf(reason, sizeof reason, "the %s node is not in the default ONNX domain", op);
+        return fail_at(src, "NodeProto", &r, reason);
+    }
+    if (attribute_count > 1) {
+        snprintf(reason, sizeof reason, "attribute '%s' given twice (%s has one attribute)",
+                 model->op == ONNX_GATHER_ND ? "batch_dims" : "axis", op);
+        return fail_at(src, "NodeProto", &r, reason);
+    }
+    if (attribute_count == 1 && parse_attribute(src, attribute, model) != 0) return CLI_EXIT_REFUSED;
+    const char *problem = input_count != 2                           ? "needs exactly two inputs"
+                          : output_count != 1                        ? "needs exactly one output"
+                          : inputs[0].len == 0 || inputs[1].len == 0 ? "has an unnamed input"
+                                                                     : NULL;
+    if (problem) {
+        snprintf(reason, sizeof reason, "%s %s", op, problem);
+        return fail_at(src, "NodeProto", &r, reason);
+    }
     model->data_name = inputs[0];
     model->indices_name = inputs[1];
     return 0;
@@ -253,7 +294,8 @@ static int parse_graph(const onnx_source *src, proto_bytes message, onnx_gather_
     if (got < 0) return fail_at(src, "GraphProto", &r, r.error);
     if (node_count != 1) {
         char reason[96];
-        snprintf(reason, sizeof reason, "the graph has %d nodes; the runner takes one Gather node", node_count);
+        snprintf(reason, sizeof reason, "the graph has %d nodes; the runner takes one node of the Gather family",
+                 node_count);
         return fail_at(src, "GraphProto", &r, reason);
     }
     /* Up to IR version 3 initializers are listed among the graph inputs too; they are not fed. */

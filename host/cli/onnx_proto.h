@@ -1,5 +1,6 @@
 /* The few ONNX protobuf messages the conformance runner needs: ModelProto (opset_import, graph),
- * GraphProto (node, initializer, input, output), NodeProto, AttributeProto (the int "axis"),
+ * GraphProto (node, initializer, input, output), NodeProto, AttributeProto (the ints "axis" and
+ * "batch_dims"),
  * OperatorSetIdProto and TensorProto (dims, data_type, raw_data and the typed repeated fields). */
 #ifndef CLI_ONNX_PROTO_H
 #define CLI_ONNX_PROTO_H
@@ -10,11 +11,16 @@
 /* At most this many graph inputs, outputs and initializers (a Gather model has two or three). */
 #define ONNX_MAX_GRAPH_VALUES 64
 
+/* The node's operator: one of the Gather family. */
+typedef enum onnx_gather_op { ONNX_GATHER = 0, ONNX_GATHER_ELEMENTS, ONNX_GATHER_ND } onnx_gather_op;
+
 typedef struct onnx_gather_model {
     int64_t ir_version;
     int64_t opset; /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
-    int64_t axis;  /* the Gather node's attribute, 0 when absent */
-    proto_bytes data_name, indices_name, output_name; /* the Gather node's inputs and output */
+    onnx_gather_op op;
+    int64_t axis;       /* Gather and GatherElements: the node's attribute, 0 when absent */
+    int64_t batch_dims; /* GatherND: the node's attribute, 0 when absent */
+    proto_bytes data_name, indices_name, output_name; /* the node's inputs and output */
     int feed_count; /* graph inputs that are not initializers, in order: what input_<k>.pb feed */
     proto_bytes feeds[ONNX_MAX_GRAPH_VALUES];
     int initializer_count;
@@ -24,7 +30,10 @@ typedef struct onnx_gather_model {
     proto_bytes graph_outputs[ONNX_MAX_GRAPH_VALUES];
 } onnx_gather_model;
 
-/* Parse a model holding exactly one node, a Gather of the default domain. The spans point into
+/* The operator's name in ONNX ("Gather", "GatherElements", "GatherND"). */
+const char *onnx_gather_op_name(onnx_gather_op op);
+
+/* Parse a model holding exactly one node, a Gather, GatherElements or GatherND of the default domain. The spans point into
  * file, which must outlive the model. Returns 0, or CLI_EXIT_REFUSED with the failure recorded. */
 int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t len, onnx_gather_model *model);
 
