@@ -46,8 +46,8 @@ static int run_gather_elements(cli_option *o, clg_gather_elements_desc *desc, cl
     /* the device's name before the call: clg_context_device_info clears the error message it leaves */
     clg_device_info info;
     const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
-    st = clg_gather_elements(ctx, desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size,
-                             output->bytes, output->byte_size);
+    st = clg_gather_elements(ctx, desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
+                             output->byte_size);
     int rc = 0;
     if (st != CLG_SUCCESS)
         rc = cli_fail_status(st, "gather-elements %s on data '%s' and indices '%s' (device %s)", preset,
@@ -60,8 +60,8 @@ static int run_gather_elements(cli_option *o, clg_gather_elements_desc *desc, cl
 int cmd_gather_elements(int argc, char **argv)
 {
     cli_option options[OPT_COUNT] = {
-        [OPT_OP] = {"op", 1, NULL},         [OPT_DATA] = {"data", 1, NULL},     [OPT_INDICES] = {"indices", 1, NULL},
-        [OPT_AXIS] = {"axis", 1, NULL},     [OPT_OOB] = {"oob", 1, NULL},       [OPT_DEVICE] = {"device", 1, NULL},
+        [OPT_OP] = {"op", 1, NULL},         [OPT_DATA] = {"data", 1, NULL}, [OPT_INDICES] = {"indices", 1, NULL},
+        [OPT_AXIS] = {"axis", 1, NULL},     [OPT_OOB] = {"oob", 1, NULL},   [OPT_DEVICE] = {"device", 1, NULL},
         [OPT_VERIFY] = {"verify", 0, NULL}, [OPT_OUT] = {"out", 1, NULL},
     };
     int rc = cli_parse_options("gather-elements", argc, argv, options, OPT_COUNT, NULL, NULL, 0);

@@ -12,8 +12,7 @@ static int parse_desc(cli_option *o, clg_gather_nd_desc *desc)
 {
     static const int required[] = {OPT_OP, OPT_DATA, OPT_INDICES, OPT_OUT};
     for (int i = 0; i < 4; ++i)
-        if (!o[required[i]].value)
-            return cli_fail(CLI_EXIT_USAGE, "gather-nd: --%s is required", o[required[i]].name);
+        if (!o[required[i]].value) return cli_fail(CLI_EXIT_USAGE, "gather-nd: --%s is required", o[required[i]].name);
     memset(desc, 0, sizeof *desc);
     desc->preset = clg_gather_nd_preset_from_name(o[OPT_OP].value);
     if (desc->preset == CLG_GATHER_ND_PRESET_INVALID)
@@ -25,7 +24,7 @@ static int parse_desc(cli_option *o, clg_gather_nd_desc *desc)
 }
 
 static int run_gather_nd(cli_option *o, clg_gather_nd_desc *desc, cli_tensor *data, cli_tensor *indices,
-                               cli_tensor *output)
+                         cli_tensor *output)
 {
     if (cli_npy_read("data", o[OPT_DATA].value, data) != 0) return CLI_EXIT_REFUSED;
     if (cli_npy_read("indices", o[OPT_INDICES].value, indices) != 0) return CLI_EXIT_REFUSED;
@@ -46,12 +45,12 @@ static int run_gather_nd(cli_option *o, clg_gather_nd_desc *desc, cli_tensor *da
     /* the device's name before the call: clg_context_device_info clears the error message it leaves */
     clg_device_info info;
     const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
-    st = clg_gather_nd(ctx, desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size,
-                             output->bytes, output->byte_size);
+    st = clg_gather_nd(ctx, desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
+                       output->byte_size);
     int rc = 0;
     if (st != CLG_SUCCESS)
-        rc = cli_fail_status(st, "gather-nd %s on data '%s' and indices '%s' (device %s)", preset,
-                             o[OPT_DATA].value, o[OPT_INDICES].value, device);
+        rc = cli_fail_status(st, "gather-nd %s on data '%s' and indices '%s' (device %s)", preset, o[OPT_DATA].value,
+                             o[OPT_INDICES].value, device);
     clg_context_release(ctx);
     if (rc != 0) return rc;
     return cli_npy_write(o[OPT_OUT].value, output);
@@ -60,9 +59,10 @@ static int run_gather_nd(cli_option *o, clg_gather_nd_desc *desc, cli_tensor *da
 int cmd_gather_nd(int argc, char **argv)
 {
     cli_option options[OPT_COUNT] = {
-        [OPT_OP] = {"op", 1, NULL},         [OPT_DATA] = {"data", 1, NULL},     [OPT_INDICES] = {"indices", 1, NULL},
-        [OPT_BATCH_DIMS] = {"batch-dims", 1, NULL},     [OPT_OOB] = {"oob", 1, NULL},       [OPT_DEVICE] = {"device", 1, NULL},
-        [OPT_VERIFY] = {"verify", 0, NULL}, [OPT_OUT] = {"out", 1, NULL},
+        [OPT_OP] = {"op", 1, NULL},           [OPT_DATA] = {"data", 1, NULL},
+        [OPT_INDICES] = {"indices", 1, NULL}, [OPT_BATCH_DIMS] = {"batch-dims", 1, NULL},
+        [OPT_OOB] = {"oob", 1, NULL},         [OPT_DEVICE] = {"device", 1, NULL},
+        [OPT_VERIFY] = {"verify", 0, NULL},   [OPT_OUT] = {"out", 1, NULL},
     };
     int rc = cli_parse_options("gather-nd", argc, argv, options, OPT_COUNT, NULL, NULL, 0);
     if (rc != 0) return rc;
