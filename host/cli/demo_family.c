@@ -41,8 +41,10 @@ typedef struct family_case {
     int32_t expected[MOST];
 } family_case;
 
-#define COUNTING_24                                                                                                    \
-    {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}
+#define COUNTING_24                                                                           \
+    {                                                                                         \
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24 \
+    }
 
 /* clang-format off */
 static const family_case cases[] = {
@@ -118,21 +120,21 @@ static int run_preset(clg_context *ctx, const family_case *c, int preset, const 
     char problem[1024] = "";
     int32_t rank = 0;
     int64_t shape[CLG_MAX_OUTPUT_RANK];
-    clg_status st = elements ? clg_gather_elements_output_shape(&ge, &rank, shape)
-                             : clg_gather_nd_output_shape(&nd, &rank, shape);
+    clg_status st =
+        elements ? clg_gather_elements_output_shape(&ge, &rank, shape) : clg_gather_nd_output_shape(&nd, &rank, shape);
     if (st != CLG_SUCCESS) {
         cli_fail_status(st, "output shape");
     } else if (cli_tensor_alloc(&output, CLG_I32, rank, shape, "output") == 0 &&
                cli_tensor_alloc(&reference, CLG_I32, rank, shape, "reference output") == 0) {
-        st = elements ? clg_gather_elements(ctx, &ge, data->bytes, data->byte_size, indices->bytes,
-                                            indices->byte_size, output.bytes, output.byte_size)
+        st = elements ? clg_gather_elements(ctx, &ge, data->bytes, data->byte_size, indices->bytes, indices->byte_size,
+                                            output.bytes, output.byte_size)
                       : clg_gather_nd(ctx, &nd, data->bytes, data->byte_size, indices->bytes, indices->byte_size,
                                       output.bytes, output.byte_size);
-        clg_status ref = elements ? clg_gather_elements_reference(&ge, data->bytes, data->byte_size, indices->bytes,
-                                                                  indices->byte_size, reference.bytes,
-                                                                  reference.byte_size)
-                                  : clg_gather_nd_reference(&nd, data->bytes, data->byte_size, indices->bytes,
-                                                            indices->byte_size, reference.bytes, reference.byte_size);
+        clg_status ref = elements
+                             ? clg_gather_elements_reference(&ge, data->bytes, data->byte_size, indices->bytes,
+                                                             indices->byte_size, reference.bytes, reference.byte_size)
+                             : clg_gather_nd_reference(&nd, data->bytes, data->byte_size, indices->bytes,
+                                                       indices->byte_size, reference.bytes, reference.byte_size);
         if (st != CLG_SUCCESS)
             cli_fail_status(st, "the device");
         else if (ref != CLG_SUCCESS)
@@ -188,7 +190,8 @@ void demo_family_run(clg_context *ctx, int *number, demo_family_tally *tally)
             print_labelled("data", &data);
             print_labelled("indices", &indices);
             printf("     %s %lld\n", c->op == ELEMENTS ? "axis" : "batch_dims", (long long)c->attribute);
-            const int count = c->op == ELEMENTS ? (int)CLG_GATHER_ELEMENTS_PRESET_COUNT : (int)CLG_GATHER_ND_PRESET_COUNT;
+            const int count =
+                c->op == ELEMENTS ? (int)CLG_GATHER_ELEMENTS_PRESET_COUNT : (int)CLG_GATHER_ND_PRESET_COUNT;
             int first = 1;
             for (int p = 1; p < count; ++p) {
                 if (!(c->presets & PRESET(p))) continue;
