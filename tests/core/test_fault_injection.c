@@ -264,12 +264,12 @@ static const struct {
     clg_status normal;        /* the status without faults */
     const indexed_call *call; /* step_indexed's call */
 } steps[] = {
-    {"sync ov-gather-8", step_sync_ov8, CLG_SUCCESS},
-    {"sync onnx-13", step_sync_onnx, CLG_SUCCESS},
-    {"enqueue onnx-13 (device index check)", step_enqueue_onnx_checked, CLG_SUCCESS},
-    {"enqueue onnx-13 with a bad index", step_enqueue_onnx_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE},
-    {"enqueue clamp", step_enqueue_clamp, CLG_SUCCESS},
-    {"enqueue empty (marker)", step_enqueue_empty, CLG_SUCCESS},
+    {"sync ov-gather-8", step_sync_ov8, CLG_SUCCESS, NULL},
+    {"sync onnx-13", step_sync_onnx, CLG_SUCCESS, NULL},
+    {"enqueue onnx-13 (device index check)", step_enqueue_onnx_checked, CLG_SUCCESS, NULL},
+    {"enqueue onnx-13 with a bad index", step_enqueue_onnx_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE, NULL},
+    {"enqueue clamp", step_enqueue_clamp, CLG_SUCCESS, NULL},
+    {"enqueue empty (marker)", step_enqueue_empty, CLG_SUCCESS, NULL},
     {"sync gather-elements onnx-13", step_indexed, CLG_SUCCESS, &elements_sync},
     {"enqueue gather-elements onnx-13 (device index check)", step_indexed, CLG_SUCCESS, &elements_enqueue},
     {"enqueue gather-elements onnx-11 with a bad index", step_indexed, CLG_ERR_INDEX_OUT_OF_RANGE, &elements_bad},
@@ -278,10 +278,10 @@ static const struct {
     {"enqueue gather-nd onnx-12 (device tuple check)", step_indexed, CLG_SUCCESS, &nd_enqueue},
     {"enqueue gather-nd onnx-13 with a bad component", step_indexed, CLG_ERR_INDEX_OUT_OF_RANGE, &nd_bad},
     {"enqueue gather-nd zero (ov-gather-nd-8)", step_indexed, CLG_SUCCESS, &nd_zero},
-    {"gather-tree", step_tree, CLG_SUCCESS},
-    {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT},
-    {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS},
-    {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT},
+    {"gather-tree", step_tree, CLG_SUCCESS, NULL},
+    {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT, NULL},
+    {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS, NULL},
+    {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT, NULL},
 };
 enum { STEPS = sizeof steps / sizeof steps[0] };
 
