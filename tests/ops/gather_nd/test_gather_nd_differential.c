@@ -68,10 +68,27 @@ static void make_points_or_slices(support_rng *rng, support_case *c, int k)
     d->data.rank = points ? 2 + (int32_t)b : 3 + (int32_t)b;
     for (int32_t j = 0; j < d->data.rank; ++j) d->data.shape[j] = 1 + (int64_t)support_below(rng, 70);
     if (!points) d->data.shape[d->data.rank - 1] = 1 + (int64_t)support_below(rng, 300); /* wide slices */
+    /* at most 2^20 data elements (16 MiB of c128): every device holds it, and a case stays quick */
+    for (;;) {
+        uint64_t elements = 1;
+        int32_t largest = 0;
+        for (int32_t j = 0; j < d->data.rank; ++j) {
+            elements *= (uint64_t)d->data.shape[j];
+            if (d->data.shape[j] > d->data.shape[largest]) largest = j;
+        }
+        if (elements <= (uint64_t)1 << 20) break;
+        d->data.shape[largest] = (d->data.shape[largest] + 1) / 2;
+    }
     d->indices.rank = 2 + (int32_t)b;
     if (b) d->indices.shape[0] = d->data.shape[0];
     d->indices.shape[b] = 1 + (int64_t)support_below(rng, 2000);
     d->indices.shape[b + 1] = points ? 2 : 1 + (int64_t)support_below(rng, 2);
+    /* and at most 2^22 output elements: fewer tuples where the slices are large */
+    uint64_t per_tuple = 1;
+    for (int32_t j = 0; j < d->data.rank; ++j)
+        if (j < b || j >= b + d->indices.shape[b + 1]) per_tuple *= (uint64_t)d->data.shape[j];
+    while (d->indices.shape[b] > 1 && (uint64_t)d->indices.shape[b] * per_tuple > (uint64_t)1 << 22)
+        d->indices.shape[b] = (d->indices.shape[b] + 1) / 2;
     d->oob_policy = support_below(rng, 2) ? CLG_OOB_ZERO : CLG_OOB_CLAMP;
     finish_case(rng, c, 0, points ? "points" : "slices", k);
 }
