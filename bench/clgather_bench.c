@@ -80,21 +80,21 @@ static uint64_t fnv1a(const void *p, size_t n)
 /* Cases                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-typedef enum case_kind { KIND_GATHER, KIND_TREE, KIND_QUANT } case_kind;
+typedef enum case_kind { KIND_GATHER, KIND_ELEMENTS, KIND_ND, KIND_TREE, KIND_QUANT } case_kind;
 typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
 
 typedef struct case_spec {
     const char *name;
     case_kind kind;
-    clg_preset preset;
+    int preset; /* the kind's preset: clg_preset, clg_gather_elements_preset or clg_gather_nd_preset */
     clg_dtype data_type;
     int32_t data_rank;
     int64_t data_shape[3];
     clg_dtype index_type;
     int32_t indices_rank;
-    int64_t indices_shape[2];
-    int64_t axis, batch_dims;
-    uint64_t seed; /* indices: seed, data: seed + 1 (tree: step ids, parents, lengths: +0, +1, +2) */
+    int64_t indices_shape[3];
+    int64_t axis, batch_dims; /* GatherElements: the axis; GatherND: batch_dims */
+    uint64_t seed;            /* indices: seed, data: seed + 1 (tree: step ids, parents, lengths: +0, +1, +2) */
     primary_time primary;
 } case_spec;
 
@@ -122,6 +122,14 @@ static const case_spec CASES[] = {
     {"embedding-q4", KIND_QUANT, CLG_PRESET_INVALID, CLG_F16, 2, {151936, 2048}, CLG_I64, 1, {8192}, 0, 0, 1900,
      PRIMARY_KERNEL},
     {"embedding-q8-ggml", KIND_QUANT, CLG_PRESET_INVALID, CLG_F32, 2, {128256, 4096}, CLG_I64, 1, {4096}, 0, 0, 2000,
+     PRIMARY_KERNEL},
+    {"gather-elements-rows", KIND_ELEMENTS, CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, {4096, 4096}, CLG_I64, 2,
+     {4096, 1024}, 1, 0, 1900, PRIMARY_KERNEL},
+    {"gather-elements-axis0", KIND_ELEMENTS, CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, {4096, 4096}, CLG_I64, 2,
+     {4096, 1024}, 0, 0, 2000, PRIMARY_KERNEL},
+    {"gather-nd-slices", KIND_ND, CLG_OV_GATHER_ND_8, CLG_F32, 3, {64, 512, 256}, CLG_I64, 3, {64, 1024, 1}, 0, 1,
+     2100, PRIMARY_KERNEL},
+    {"gather-nd-points", KIND_ND, CLG_OV_GATHER_ND_8, CLG_F32, 2, {1024, 1024}, CLG_I64, 2, {1048576, 2}, 0, 0, 2200,
      PRIMARY_KERNEL},
 };
 /* clang-format on */
@@ -369,7 +377,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 {
     clg_gather_desc desc;
     memset(&desc, 0, sizeof desc);
-    desc.preset = c->preset;
+    desc.preset = (clg_preset)c->preset;
     desc.data.type = c->data_type;
     desc.data.rank = c->data_rank;
     for (int i = 0; i < c->data_rank; ++i) desc.data.shape[i] = c->data_shape[i];
@@ -588,6 +596,140 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     clReleaseMemObject(d_out);
     free(data);
     free(scales);
+    free(indices);
+    res->available = 1;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* GatherElements and GatherND                                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A GatherElements or GatherND case's descriptor, and its calls. */
+typedef struct family_call {
+    case_kind kind;
+    clg_gather_elements_desc elements;
+    clg_gather_nd_desc nd;
+} family_call;
+
+static family_call family_call_of(const case_spec *c)
+{
+    family_call f;
+    memset(&f, 0, sizeof f);
+    f.kind = c->kind;
+    clg_tensor_desc data = {.type = c->data_type, .rank = c->data_rank},
+                    indices = {.type = c->index_type, .rank = c->indices_rank};
+    for (int i = 0; i < c->data_rank; ++i) data.shape[i] = c->data_shape[i];
+    for (int i = 0; i < c->indices_rank; ++i) indices.shape[i] = c->indices_shape[i];
+    f.elements = (clg_gather_elements_desc){
+        .preset = (clg_gather_elements_preset)c->preset, .data = data, .indices = indices, .axis = c->axis};
+    f.nd = (clg_gather_nd_desc){
+        .preset = (clg_gather_nd_preset)c->preset, .data = data, .indices = indices, .batch_dims = c->batch_dims};
+    return f;
+}
+
+static void family_sizes(const family_call *f, uint64_t *data_bytes, uint64_t *index_bytes, uint64_t *out_bytes)
+{
+    check_clg(f->kind == KIND_ELEMENTS ? clg_gather_elements_sizes(&f->elements, data_bytes, index_bytes, out_bytes)
+                                       : clg_gather_nd_sizes(&f->nd, data_bytes, index_bytes, out_bytes),
+              "sizes");
+}
+
+static void family_reference(const family_call *f, const void *data, uint64_t data_bytes, const void *indices,
+                             uint64_t index_bytes, void *out, uint64_t out_bytes)
+{
+    check_clg(f->kind == KIND_ELEMENTS
+                  ? clg_gather_elements_reference(&f->elements, data, data_bytes, indices, index_bytes, out, out_bytes)
+                  : clg_gather_nd_reference(&f->nd, data, data_bytes, indices, index_bytes, out, out_bytes),
+              "the CPU reference");
+}
+
+/* One enqueue, waited for: wall seconds; the kernel's seconds into kernel_s. */
+static double timed_family(bench_env *env, const char *name, const family_call *f, cl_mem d_data, cl_mem d_indices,
+                           cl_mem d_out, double *kernel_s)
+{
+    cl_event ev;
+    const double t0 = now_s();
+    check_clg(f->kind == KIND_ELEMENTS ? clg_gather_elements_enqueue(env->ctx, &f->elements, env->queue, d_data, 0,
+                                                                     d_indices, 0, d_out, 0, 0, NULL, &ev)
+                                       : clg_gather_nd_enqueue(env->ctx, &f->nd, env->queue, d_data, 0, d_indices, 0,
+                                                               d_out, 0, 0, NULL, &ev),
+              name);
+    check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+    const double wall = now_s() - t0;
+    if (kernel_s) *kernel_s = event_seconds(ev);
+    clReleaseEvent(ev);
+    return wall;
+}
+
+/* Index value i: uniform over the extent it indexes. GatherElements: the axis; GatherND: component
+ * i % m against data.shape[batch_dims + i % m]. */
+static uint64_t family_index_extent(const case_spec *c, size_t i)
+{
+    if (c->kind == KIND_ELEMENTS) return (uint64_t)c->data_shape[c->axis];
+    const int64_t m = c->indices_shape[c->indices_rank - 1];
+    return (uint64_t)c->data_shape[c->batch_dims + (int64_t)(i % (size_t)m)];
+}
+
+static void run_family_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
+                            case_result *res)
+{
+    const family_call f = family_call_of(c);
+    uint64_t data_bytes, index_bytes, out_bytes;
+    family_sizes(&f, &data_bytes, &index_bytes, &out_bytes);
+
+    /* host inputs: data from stream seed + 1, indices from stream seed (family_index_extent) */
+    void *data = xmalloc(data_bytes);
+    void *indices = xmalloc(index_bytes);
+    fill_bytes(data, data_bytes, c->seed + 1);
+    const size_t index_count = index_bytes / clg_dtype_size(c->index_type);
+    for (size_t i = 0; i < index_count; ++i)
+        store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % family_index_extent(c, i)));
+    res->index_fnv = fnv1a(indices, index_bytes);
+    res->bytes = index_bytes + 2 * out_bytes; /* indices read + gathered elements read + output written */
+
+    void *expect = xmalloc(out_bytes);
+    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
+    for (int r = 0; r < ref_repeat; ++r) {
+        double t0 = now_s();
+        family_reference(&f, data, data_bytes, indices, index_bytes, expect, out_bytes);
+        t[r] = now_s() - t0;
+    }
+    res->ref_median = median_of(t, ref_repeat);
+
+    cl_mem d_data = make_buffer(env, data_bytes, data);
+    cl_mem d_indices = make_buffer(env, index_bytes, indices);
+    cl_mem d_out = make_buffer(env, out_bytes, NULL);
+    unsigned char zero = 0;
+    check_cl(clEnqueueFillBuffer(env->queue, d_out, &zero, 1, 0, out_bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
+    check_cl(clFinish(env->queue), "clFinish");
+    for (int w = 0; w < 2; ++w) timed_family(env, c->name, &f, d_data, d_indices, d_out, NULL);
+    res->verified = 0;
+    if (verify) {
+        void *got = xmalloc(out_bytes);
+        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL),
+                 "clEnqueueReadBuffer");
+        res->verified = memcmp(got, expect, out_bytes) == 0 ? 1 : -1;
+        free(got);
+    }
+    free(expect);
+
+    double *tk = xmalloc(sizeof(double) * (size_t)repeat);
+    double *tw = xmalloc(sizeof(double) * (size_t)repeat);
+    double *tf = xmalloc(sizeof(double) * (size_t)repeat);
+    for (int r = 0; r < repeat; ++r) {
+        tf[r] = flush_cache(env);
+        tw[r] = timed_family(env, c->name, &f, d_data, d_indices, d_out, &tk[r]);
+    }
+    summarize_times(res, tk, tw, repeat);
+    summarize_adjacent_copy(res, env, tf, repeat);
+    free(tk);
+    free(tw);
+    free(tf);
+    free(t);
+    clReleaseMemObject(d_data);
+    clReleaseMemObject(d_indices);
+    clReleaseMemObject(d_out);
+    free(data);
     free(indices);
     res->available = 1;
 }
@@ -934,6 +1076,8 @@ int main(int argc, char **argv)
             run_gather_case(&env, cs, repeat, ref_repeat, verify, r);
         else if (cs->kind == KIND_QUANT)
             run_quant_case(&env, cs, repeat, ref_repeat, verify, r);
+        else if (cs->kind == KIND_ELEMENTS || cs->kind == KIND_ND)
+            run_family_case(&env, cs, repeat, ref_repeat, verify, r);
         else
             run_tree_case(&env, cs, repeat, ref_repeat, verify, r);
         if (!r->available) {

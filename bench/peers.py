@@ -10,8 +10,10 @@ fingerprint (FNV-1a of the index bytes) is checked against the one clgather-benc
 
 Peers: numpy.take, torch.index_select (batched: advanced indexing, which has no batch_dims), ONNX
 Runtime CPU (one-node Gather model; batched: GatherND with batch_dims=1), the OpenVINO CPU plugin
-(Gather-8; GatherTree-1 for the tree case), and a numpy / torch GatherTree written as a loop over time
-steps vectorized over batch and beam. The dequantizing-gather cases (embedding-q4, embedding-q8-ggml)
+(Gather-8; GatherTree-1 for the tree case); for GatherElements numpy.take_along_axis, torch.gather,
+ONNX Runtime's GatherElements and OpenVINO's GatherElements-6; for GatherND advanced indexing in numpy
+and torch, ONNX Runtime's GatherND and OpenVINO's GatherND-8; and a numpy / torch GatherTree written as
+a loop over time steps vectorized over batch and beam. The dequantizing-gather cases (embedding-q4, embedding-q8-ggml)
 run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch (gather the packed rows,
 then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize. Each peer is timed like clgather's wall time: median over
 --repeat runs after warm-up, output preallocated where the API allows, caches flushed between runs
@@ -54,6 +56,13 @@ QUANT_CASES = [
     ("embedding-q4", 151936, 2048, 8192, 1900),    # u4, f16 scales per 32 values, f16 out
     ("embedding-q8-ggml", 128256, 4096, 4096, 2000),  # ggml q8_0 rows, f32 out
 ]
+# name, kind, data dtype, data shape, index dtype, index shape, axis (elements) / batch_dims (nd), seed
+FAMILY = [
+    ("gather-elements-rows", "elements", np.float32, (4096, 4096), np.int64, (4096, 1024), 1, 1900),
+    ("gather-elements-axis0", "elements", np.float32, (4096, 4096), np.int64, (4096, 1024), 0, 2000),
+    ("gather-nd-slices", "nd", np.float32, (64, 512, 256), np.int64, (64, 1024, 1), 1, 2100),
+    ("gather-nd-points", "nd", np.float32, (1024, 1024), np.int64, (1048576, 2), 0, 2200),
+]
 SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf"]
 
 
@@ -89,6 +98,22 @@ def make_gather_inputs(case):
     data = fill_bytes(nbytes, seed + 1).view(dt).reshape(shape)
     A = shape[axis]
     idx = (sm_values(seed, int(np.prod(ishape))) % np.uint64(A)).astype(it).reshape(ishape)
+    return data, idx
+
+
+def make_family_inputs(case):
+    """As clgather_bench.c: index i uniform over the extent it indexes (GatherElements: the axis;
+    GatherND: component i % m against data.shape[batch_dims + i % m])."""
+    name, kind, dt, shape, it, ishape, attr, seed = case
+    nbytes = int(np.prod(shape)) * np.dtype(dt).itemsize
+    data = fill_bytes(nbytes, seed + 1).view(dt).reshape(shape)
+    count = int(np.prod(ishape))
+    if kind == "elements":
+        extent = np.full(count, shape[attr], dtype=np.uint64)
+    else:
+        m = ishape[-1]
+        extent = np.tile(np.array(shape[attr:attr + m], dtype=np.uint64), count // m)
+    idx = (sm_values(seed, count) % extent).astype(it).reshape(ishape)
     return data, idx
 
 
@@ -348,6 +373,80 @@ def gguf_dequant(inp):
     return run, (lambda: holder["o"].reshape(idx.size, -1))
 
 
+# ---- peers for GatherElements and GatherND ------------------------------------------------------------
+# (data, idx, kind, attr): kind "elements" with the axis, or "nd" with batch_dims
+
+def _elements_region(data, idx, axis):
+    """The data region GatherElements reads: indices may be narrower than the data off the axis."""
+    return data[tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(idx.shape))]
+
+
+def numpy_family(data, idx, kind, attr):
+    if kind == "elements":
+        region = _elements_region(data, idx, attr)
+        out = np.empty(idx.shape, dtype=data.dtype)
+        return (lambda: out.__setitem__(Ellipsis, np.take_along_axis(region, idx, attr))), (lambda: out)
+    b, m = attr, idx.shape[-1]
+    lead = tuple(np.arange(data.shape[k]).reshape((-1,) + (1,) * (idx.ndim - 2 - k)) for k in range(b))
+    comps = tuple(idx[..., j] for j in range(m))
+    out = np.empty(idx.shape[:-1] + data.shape[b + m:], dtype=data.dtype)
+    return (lambda: out.__setitem__(Ellipsis, data[lead + comps])), (lambda: out)
+
+
+def torch_family(data, idx, kind, attr):
+    import torch
+    td, ti = torch.from_numpy(data), torch.from_numpy(idx)
+    if kind == "elements":  # torch.gather takes indices narrower than the input off the axis
+        out = torch.empty(idx.shape, dtype=td.dtype)
+        return (lambda: torch.gather(td, attr, ti, out=out)), (lambda: out.numpy())
+    b, m = attr, idx.shape[-1]
+    lead = tuple(torch.arange(data.shape[k]).reshape((-1,) + (1,) * (idx.ndim - 2 - k)) for k in range(b))
+    comps = tuple(ti[..., j] for j in range(m))
+    holder = {}
+
+    def run():  # advanced indexing: torch's GatherND
+        holder["o"] = td[lead + comps]
+    return run, (lambda: holder["o"].numpy())
+
+
+def ort_family(data, idx, kind, attr):
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper
+    if kind == "elements":
+        node = helper.make_node("GatherElements", ["data", "indices"], ["out"], axis=attr)
+        oshape = list(idx.shape)
+    else:
+        node = helper.make_node("GatherND", ["data", "indices"], ["out"], batch_dims=attr)
+        oshape = list(idx.shape[:-1]) + list(data.shape[attr + idx.shape[-1]:])
+    graph = helper.make_graph(
+        [node], "g",
+        [helper.make_tensor_value_info("data", onnx_type(data.dtype), list(data.shape)),
+         helper.make_tensor_value_info("indices", onnx_type(idx.dtype), list(idx.shape))],
+        [helper.make_tensor_value_info("out", onnx_type(data.dtype), oshape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    out = np.empty(oshape, dtype=data.dtype)
+    binding = sess.io_binding()
+    binding.bind_cpu_input("data", data)
+    binding.bind_cpu_input("indices", idx)
+    binding.bind_output("out", "cpu", 0, out.dtype, out.shape, out.ctypes.data)
+    return (lambda: sess.run_with_iobinding(binding)), (lambda: out)
+
+
+def ov_family(data, idx, kind, attr):
+    ov, ops = ov_modules()
+    p = ops.parameter(list(data.shape), data.dtype, name="data")
+    i = ops.parameter(list(idx.shape), idx.dtype, name="indices")
+    g = ops.gather_elements(p, i, attr) if kind == "elements" else ops.gather_nd(p, i, attr)
+    compiled = ov.Core().compile_model(ov.Model([g], [p, i], kind), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    req = compiled.create_infer_request()
+    inputs = {0: data, 1: idx}
+    return (lambda: req.infer(inputs, share_inputs=True)), (lambda: req.get_output_tensor(0).data)
+
+
 # ---- peers for GatherTree -----------------------------------------------------------------------------
 
 def numpy_tree(steps, parents, lens, end):
@@ -431,7 +530,7 @@ def main():
     ap.add_argument("--markdown", help="also write the table as Markdown to this file")
     args = ap.parse_args()
 
-    all_names = [c[0] for c in CASES] + [TREE[0]] + [c[0] for c in QUANT_CASES]
+    all_names = [c[0] for c in CASES] + [TREE[0]] + [c[0] for c in QUANT_CASES] + [c[0] for c in FAMILY]
     names = args.case or all_names
     for n in names:
         if n not in all_names:
@@ -473,6 +572,12 @@ def main():
             fp = fnv1a(parents)
             makers = {"numpy": numpy_tree, "torch": torch_tree, "openvino": ov_tree}
             inputs = (steps, parents, lens, end)
+        elif any(c[0] == n for c in FAMILY):
+            case = next(c for c in FAMILY if c[0] == n)
+            data, idx = make_family_inputs(case)
+            fp = fnv1a(idx)
+            makers = {"numpy": numpy_family, "torch": torch_family, "onnxruntime": ort_family, "openvino": ov_family}
+            inputs = (data, idx, case[1], case[6])
         elif any(c[0] == n for c in QUANT_CASES):
             qin = make_quant_inputs(next(c for c in QUANT_CASES if c[0] == n))
             fp = fnv1a(qin["idx"])

@@ -1,6 +1,7 @@
 /*
- * clgather: the Gather family of tensor operations (ONNX Gather 1/11/13, OpenVINO Gather-1/7/8,
- * OpenVINO GatherTree-1, and a dequantizing gather of 4- and 8-bit tables in ONNX Runtime's, ggml's
+ * clgather: the Gather family of tensor operations (ONNX Gather 1/11/13, OpenVINO Gather-1/7/8; ONNX
+ * GatherElements 11/13, OpenVINO GatherElements-6; ONNX GatherND 11/12/13, OpenVINO GatherND-5/8;
+ * OpenVINO GatherTree-1; and a dequantizing gather of 4- and 8-bit tables in ONNX Runtime's, ggml's
  * and OpenVINO's layouts) as OpenCL kernels, with a CPU reference of identical semantics.
  *
  * Conventions used throughout this header:
@@ -48,13 +49,16 @@ typedef int32_t clg_status;
 
 /** A required pointer argument is NULL, or an argument is otherwise malformed. */
 #define CLG_ERR_NULL_ARGUMENT         (-2001)
-/** The preset is not one of the clg_preset values. */
+/** The preset is not one of the operation's preset values (clg_preset, clg_gather_elements_preset,
+ *  clg_gather_nd_preset). */
 #define CLG_ERR_INVALID_PRESET        (-2002)
 /** An element type is not one of the clg_dtype values, or not allowed where it is used. */
 #define CLG_ERR_INVALID_DTYPE         (-2003)
-/** The index element type is not an integer type, or not one the preset accepts (ONNX: i32, i64). */
+/** The index element type is not an integer type, or not one the preset accepts (ONNX Gather and
+ *  GatherElements: i32, i64; ONNX GatherND: i64). */
 #define CLG_ERR_INVALID_INDEX_TYPE    (-2004)
-/** A tensor rank is outside what the operation accepts (data rank >= 1, at most CLG_MAX_RANK). */
+/** A tensor rank is outside what the operation accepts (data rank >= 1, at most CLG_MAX_RANK;
+ *  GatherElements: indices of the data's rank; GatherND: indices rank >= 1). */
 #define CLG_ERR_INVALID_RANK          (-2005)
 /** A dimension is negative. */
 #define CLG_ERR_INVALID_DIMENSION     (-2006)
@@ -65,7 +69,8 @@ typedef int32_t clg_status;
  *  integer type, or not a scalar / one-element 1-D tensor. */
 #define CLG_ERR_INVALID_AXIS_TENSOR   (-2008)
 /** batch_dims outside [-q, q] for indices rank q, greater than the axis after normalization, or
- *  non-zero for a preset without batch_dims (ONNX, ov-gather-1). */
+ *  non-zero for a preset without batch_dims (ONNX, ov-gather-1). GatherND: outside [0, min(q, r) - 1],
+ *  or non-zero for onnx-11. */
 #define CLG_ERR_INVALID_BATCH_DIMS    (-2009)
 /** data.shape[i] != indices.shape[i] for some i < batch_dims. */
 #define CLG_ERR_BATCH_SHAPE_MISMATCH  (-2010)
@@ -75,7 +80,8 @@ typedef int32_t clg_status;
 #define CLG_ERR_BUFFER_TOO_SMALL      (-2012)
 /** The out-of-range policy is not one of the clg_oob_policy values. */
 #define CLG_ERR_INVALID_POLICY        (-2013)
-/** Under the error policy an index lies outside [-A, A-1]; the message names position and value. */
+/** Under the error policy an index lies outside [-A, A-1] (GatherND: a tuple component outside
+ *  [-s, s-1] for its data dimension s); the message names position and value. */
 #define CLG_ERR_INDEX_OUT_OF_RANGE    (-2014)
 /** Verify mode found a difference between the OpenCL result and the CPU reference. */
 #define CLG_ERR_VERIFY_MISMATCH       (-2015)
@@ -94,8 +100,10 @@ typedef int32_t clg_status;
 /** GatherTree: two inputs differ in element type. The dequantizing gather: zero_points' type is not
  *  data's. */
 #define CLG_ERR_TYPE_MISMATCH         (-2022)
-/** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH. The
- *  dequantizing gather: scales or zero_points do not have the shape data and the layout call for. */
+/** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH.
+ *  GatherElements: indices.shape[d] > data.shape[d] for some d other than the axis. GatherND: the tuple
+ *  length indices.shape[-1] is outside [1, r - batch_dims]. The dequantizing gather: scales or
+ *  zero_points do not have the shape data and the layout call for. */
 #define CLG_ERR_SHAPE_MISMATCH        (-2023)
 /** GatherTree: a parent id the backtrack follows is outside [0, BEAM_WIDTH) or not integral. */
 #define CLG_ERR_INVALID_PARENT        (-2024)
@@ -190,11 +198,12 @@ typedef struct clg_context clg_context;
 
 /** Context flags. */
 #define CLG_CONTEXT_VERIFY       0x1u /**< recompute every OpenCL result with the CPU reference, compare */
-/** The deferred error policy: enqueue calls whose inputs are checked on the device (Gather under the
- *  error policy, GatherTree) never wait for the device. The check and the kernels run back to back
- *  on the queue, the kernels write nothing when the check fails, and the call's status is learned
- *  later with clg_deferred_status. The environment variable CLGATHER_DEFER_ERRORS=1 also sets it.
- *  Verify mode waits anyway; the synchronous calls always report their status at once. */
+/** The deferred error policy: enqueue calls whose inputs are checked on the device (Gather,
+ *  GatherElements and GatherND under the error policy, GatherTree) never wait for the device. The
+ *  check and the kernels run back to back on the queue, the kernels write nothing when the check
+ *  fails, and the call's status is learned later with clg_deferred_status. The environment variable
+ *  CLGATHER_DEFER_ERRORS=1 also sets it. Verify mode waits anyway; the synchronous calls always report
+ *  their status at once. */
 #define CLG_CONTEXT_DEFER_ERRORS 0x2u
 
 /** Create a context on the caller's OpenCL context and device. The caller keeps ownership of both
@@ -361,6 +370,134 @@ CLG_API clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, con
 /** The CPU reference: the same semantics in plain C over host memory, no OpenCL involved. */
 CLG_API clg_status clg_gather_reference(const clg_gather_desc *desc, const void *data, size_t data_bytes,
                                         const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* GatherElements                                                                                   */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Which GatherElements specification the call follows (docs/semantics.md, "GatherElements"). */
+typedef enum clg_gather_elements_preset {
+    CLG_GATHER_ELEMENTS_PRESET_INVALID = 0,
+    CLG_ONNX_GATHER_ELEMENTS_11 = 1, /**< ONNX GatherElements-11: i32/i64 indices, out-of-range is an error */
+    CLG_ONNX_GATHER_ELEMENTS_13,     /**< ONNX GatherElements-13: same, adds bfloat16 */
+    CLG_OV_GATHER_ELEMENTS_6,        /**< OpenVINO GatherElements-6: any integer index type, out-of-range gives zeros */
+    CLG_GATHER_ELEMENTS_PRESET_COUNT
+} clg_gather_elements_preset;
+
+/** Name of a GatherElements preset ("onnx-11", "onnx-13", "ov-gather-elements-6"), "invalid" if unknown. */
+CLG_API const char *clg_gather_elements_preset_name(clg_gather_elements_preset preset);
+/** Inverse of clg_gather_elements_preset_name; CLG_GATHER_ELEMENTS_PRESET_INVALID if unknown. */
+CLG_API clg_gather_elements_preset clg_gather_elements_preset_from_name(const char *name);
+
+/** A GatherElements: out[p] = data[p with p[axis] replaced by indices[p]], for every position p of
+ *  the indices tensor; the output has the indices' shape and the data's type. Zero-initialise it,
+ *  then fill in. */
+typedef struct clg_gather_elements_desc {
+    clg_gather_elements_preset preset; /**< which specification the call follows */
+    clg_tensor_desc data;              /**< any element type (bf16: not onnx-11), rank 1..CLG_MAX_RANK */
+    /** an integer type (ONNX: i32 or i64) of the data's rank, with indices.shape[d] <= data.shape[d]
+     *  for every d other than the axis (indices.shape[axis] is free) */
+    clg_tensor_desc indices;
+    int64_t axis;              /**< the axis attribute, in [-r, r-1] for data rank r */
+    clg_oob_policy oob_policy; /**< CLG_OOB_PRESET (error for ONNX, zero for OpenVINO), or an override */
+} clg_gather_elements_desc;
+
+/** Validate a descriptor and give the output shape (the indices' shape). out_shape must hold
+ *  CLG_MAX_OUTPUT_RANK entries, as for clg_gather_output_shape. */
+CLG_API clg_status clg_gather_elements_output_shape(const clg_gather_elements_desc *desc, int32_t *out_rank,
+                                                    int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
+
+/** Validate a descriptor and give the byte sizes of data, indices and output. Any pointer may be NULL. */
+CLG_API clg_status clg_gather_elements_sizes(const clg_gather_elements_desc *desc, uint64_t *data_bytes,
+                                             uint64_t *indices_bytes, uint64_t *output_bytes);
+
+/** Enqueue a GatherElements on the caller's queue, exactly as clg_gather_enqueue does: data and output
+ *  offsets may be any byte offset, the indices offset must be a multiple of the index size; everything
+ *  is validated before anything is enqueued; under the error policy the call waits for a 4-byte index
+ *  check (not on a context with CLG_CONTEXT_DEFER_ERRORS: see clg_deferred_status); verify mode waits
+ *  and compares; out_event (may be NULL) completes when the output is written, a marker for empty work. */
+CLG_API clg_status clg_gather_elements_enqueue(clg_context *ctx, const clg_gather_elements_desc *desc,
+                                               cl_command_queue queue, cl_mem data, size_t data_offset, cl_mem indices,
+                                               size_t indices_offset, cl_mem output, size_t output_offset,
+                                               cl_uint num_events, const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous GatherElements over host memory (the CPU reference on a reference context); the output
+ *  is written only on success. */
+CLG_API clg_status clg_gather_elements(clg_context *ctx, const clg_gather_elements_desc *desc, const void *data,
+                                       size_t data_bytes, const void *indices, size_t indices_bytes, void *output,
+                                       size_t output_bytes);
+
+/** The CPU reference for GatherElements. */
+CLG_API clg_status clg_gather_elements_reference(const clg_gather_elements_desc *desc, const void *data,
+                                                 size_t data_bytes, const void *indices, size_t indices_bytes,
+                                                 void *output, size_t output_bytes);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* GatherND                                                                                         */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Which GatherND specification the call follows (docs/semantics.md, "GatherND"). */
+typedef enum clg_gather_nd_preset {
+    CLG_GATHER_ND_PRESET_INVALID = 0,
+    CLG_ONNX_GATHER_ND_11 = 1, /**< ONNX GatherND-11: no batch_dims, i64 indices, out-of-range is an error */
+    CLG_ONNX_GATHER_ND_12,     /**< ONNX GatherND-12: adds batch_dims */
+    CLG_ONNX_GATHER_ND_13,     /**< ONNX GatherND-13: adds bfloat16 */
+    /** OpenVINO GatherND-5: any integer index type, out-of-range gives zeros; the batch dimensions of
+     *  the output are flattened into one */
+    CLG_OV_GATHER_ND_5,
+    CLG_OV_GATHER_ND_8, /**< OpenVINO GatherND-8: as GatherND-5, the batch dimensions kept */
+    CLG_GATHER_ND_PRESET_COUNT
+} clg_gather_nd_preset;
+
+/** Name of a GatherND preset ("onnx-11", "onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8"),
+ *  "invalid" if unknown. */
+CLG_API const char *clg_gather_nd_preset_name(clg_gather_nd_preset preset);
+/** Inverse of clg_gather_nd_preset_name; CLG_GATHER_ND_PRESET_INVALID if unknown. */
+CLG_API clg_gather_nd_preset clg_gather_nd_preset_from_name(const char *name);
+
+/** A GatherND. The indices [.., m] are tuples of m = indices.shape[-1] components; after the b =
+ *  batch_dims leading dimensions shared by data and indices, tuple t of batch bb selects the slice
+ *  data[bb, t_0, .., t_{m-1}, :], each component checked against its own data dimension (one wrap).
+ *  Output shape: indices.shape[:-1] + data.shape[b+m:] (ov-gather-nd-5 with b > 0: the b batch
+ *  dimensions flattened into their product). Zero-initialise it, then fill in. */
+typedef struct clg_gather_nd_desc {
+    clg_gather_nd_preset preset; /**< which specification the call follows */
+    clg_tensor_desc data;        /**< any element type (bf16: onnx-13 and OpenVINO), rank 1..CLG_MAX_RANK */
+    clg_tensor_desc indices;     /**< an integer type (ONNX: i64), rank 1..CLG_MAX_RANK, shape[-1] in [1, r - b] */
+    /** in [0, min(q, r) - 1] for indices rank q and data rank r; must be 0 for onnx-11 */
+    int64_t batch_dims;
+    /** CLG_OOB_PRESET (error for ONNX, zero for OpenVINO), or an override. Under zero, a tuple with any
+     *  component out of range gives a zero slice; under clamp, each component is clamped on its own. */
+    clg_oob_policy oob_policy;
+} clg_gather_nd_desc;
+
+/** Validate a descriptor and give the output shape; out_shape must hold CLG_MAX_OUTPUT_RANK entries.
+ *  The output rank may be 0 (a tuple of r components on data of rank r with one tuple). */
+CLG_API clg_status clg_gather_nd_output_shape(const clg_gather_nd_desc *desc, int32_t *out_rank,
+                                              int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
+
+/** Validate a descriptor and give the byte sizes of data, indices and output. Any pointer may be NULL. */
+CLG_API clg_status clg_gather_nd_sizes(const clg_gather_nd_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
+                                       uint64_t *output_bytes);
+
+/** Enqueue a GatherND on the caller's queue, exactly as clg_gather_enqueue does (offsets, validation
+ *  before any enqueue, the error policy's 4-byte check and its deferred form, verify mode, events).
+ *  Under the error policy the first tuple component out of range (in flat order of the indices) is
+ *  reported, with its tuple and component. */
+CLG_API clg_status clg_gather_nd_enqueue(clg_context *ctx, const clg_gather_nd_desc *desc, cl_command_queue queue,
+                                         cl_mem data, size_t data_offset, cl_mem indices, size_t indices_offset,
+                                         cl_mem output, size_t output_offset, cl_uint num_events,
+                                         const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous GatherND over host memory (the CPU reference on a reference context); the output is
+ *  written only on success. */
+CLG_API clg_status clg_gather_nd(clg_context *ctx, const clg_gather_nd_desc *desc, const void *data, size_t data_bytes,
+                                 const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
+
+/** The CPU reference for GatherND. */
+CLG_API clg_status clg_gather_nd_reference(const clg_gather_nd_desc *desc, const void *data, size_t data_bytes,
+                                           const void *indices, size_t indices_bytes, void *output,
+                                           size_t output_bytes);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* GatherTree-1                                                                                     */

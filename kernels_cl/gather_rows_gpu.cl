@@ -1,40 +1,8 @@
-/* Gather as row copies, the GPU mapping: adjacent work-items copy adjacent units of a row, so a
- * work-group's loads and stores coalesce.
+/* Gather as row copies, the GPU mapping (row_copy_gpu.h): output row r of group g = bb*O + o reads
+ * data row g*A + indices[bb*N + n], one index per row (row_source_index.h).
  *
- * Output row r (of R = B*O*N rows) is data row g*A + idx(bb, n), where g = r / N = bb*O + o and
- * n = r % N. A row is U units of MOVE_T (at most 16 bytes here: the widest load that still
- * coalesces); the host picks the widest unit that divides the row's bytes and both byte offsets.
- *
- * Build options: MOVE_T (uint4 | uint2 | uint | ushort | uchar) and those of index_rules.h. */
-#include "failure_record.h"
+ * Build options: those of index_rules.h, failure_record.h and row_copy_gpu.h. */
 #include "hints.h"
-#include "index_rules.h"
+#include "row_source_index.h"
 
-/* Dimension 0 walks the units of a row, dimension 1 walks rows with a grid stride, so the NDRange
- * stays within what the host sized for the device whatever R is. */
-__kernel void gather_row_units(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
-                               ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
-                               offset_t O, long A, offset_t U GATE_PARAMETER)
-{
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
-    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
-    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
-    indices += indices_offset;
-
-    const offset_t u0 = (offset_t)get_global_id(0), du = (offset_t)get_global_size(0);
-    const offset_t dr = (offset_t)get_global_size(1);
-    if (u0 >= U) return;
-    for (offset_t r = (offset_t)get_global_id(1); r < R; r += dr) {
-        offset_t g = r / N, n = r - g * N;
-        offset_t bb = g / O;
-        long row;
-        __global MOVE_T *dst = out + r * U;
-        if (select_row(indices[bb * N + n], A, &row)) {
-            __global const MOVE_T *src = data + ((offset_t)g * (offset_t)A + (offset_t)row) * U;
-            for (offset_t u = u0; u < U; u += du) dst[u] = src[u];
-        } else {
-            for (offset_t u = u0; u < U; u += du) dst[u] = (MOVE_T)(0);
-        }
-        if (R - r <= dr) break; /* r + dr would wrap around offset_t */
-    }
-}
+#include "row_copy_gpu.h"

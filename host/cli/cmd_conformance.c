@@ -16,11 +16,74 @@
 
 enum { CONFORMANCE_MAX_DATA_SETS = 1000 };
 
-static clg_preset preset_for_opset(int64_t opset)
+/* The preset of the node's operator at the model's opset, by name ("onnx-13", ...). */
+static const char *preset_for_opset(onnx_gather_op op, int64_t opset)
 {
-    if (opset >= 13) return CLG_ONNX_13;
-    if (opset >= 11) return CLG_ONNX_11;
-    return CLG_ONNX_1;
+    switch (op) {
+    case ONNX_GATHER_ELEMENTS:
+        return clg_gather_elements_preset_name(opset >= 13 ? CLG_ONNX_GATHER_ELEMENTS_13 : CLG_ONNX_GATHER_ELEMENTS_11);
+    case ONNX_GATHER_ND:
+        return clg_gather_nd_preset_name(opset >= 13   ? CLG_ONNX_GATHER_ND_13
+                                         : opset >= 12 ? CLG_ONNX_GATHER_ND_12
+                                                       : CLG_ONNX_GATHER_ND_11);
+    default: return clg_preset_name(opset >= 13 ? CLG_ONNX_13 : opset >= 11 ? CLG_ONNX_11 : CLG_ONNX_1);
+    }
+}
+
+/* Run the model's node on data and indices into a fresh output. */
+static int run_node(clg_context *ctx, const char *set_dir, const onnx_gather_model *model, const char *preset,
+                    const cli_tensor *data, const cli_tensor *indices, cli_tensor *output)
+{
+    int32_t out_rank = 0;
+    int64_t out_shape[CLG_MAX_OUTPUT_RANK];
+    clg_status st;
+    clg_gather_desc gather;
+    clg_gather_elements_desc elements;
+    clg_gather_nd_desc nd;
+    memset(&gather, 0, sizeof gather);
+    memset(&elements, 0, sizeof elements);
+    memset(&nd, 0, sizeof nd);
+    switch (model->op) {
+    case ONNX_GATHER_ELEMENTS:
+        elements.preset = clg_gather_elements_preset_from_name(preset);
+        elements.data = cli_tensor_desc(data);
+        elements.indices = cli_tensor_desc(indices);
+        elements.axis = model->axis;
+        st = clg_gather_elements_output_shape(&elements, &out_rank, out_shape);
+        break;
+    case ONNX_GATHER_ND:
+        nd.preset = clg_gather_nd_preset_from_name(preset);
+        nd.data = cli_tensor_desc(data);
+        nd.indices = cli_tensor_desc(indices);
+        nd.batch_dims = model->batch_dims;
+        st = clg_gather_nd_output_shape(&nd, &out_rank, out_shape);
+        break;
+    default:
+        gather.preset = clg_preset_from_name(preset);
+        gather.data = cli_tensor_desc(data);
+        gather.indices = cli_tensor_desc(indices);
+        gather.axis = model->axis;
+        st = clg_gather_output_shape(&gather, &out_rank, out_shape);
+        break;
+    }
+    const char *op = onnx_gather_op_name(model->op);
+    if (st != CLG_SUCCESS) return cli_fail_status(st, "%s: %s %s", set_dir, op, preset);
+    if (cli_tensor_alloc(output, data->type, out_rank, out_shape, "output") != 0) return CLI_EXIT_REFUSED;
+    switch (model->op) {
+    case ONNX_GATHER_ELEMENTS:
+        st = clg_gather_elements(ctx, &elements, data->bytes, data->byte_size, indices->bytes, indices->byte_size,
+                                 output->bytes, output->byte_size);
+        break;
+    case ONNX_GATHER_ND:
+        st = clg_gather_nd(ctx, &nd, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
+                           output->byte_size);
+        break;
+    default:
+        st = clg_gather(ctx, &gather, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
+                        output->byte_size);
+        break;
+    }
+    return st == CLG_SUCCESS ? 0 : cli_fail_status(st, "%s: %s %s", set_dir, op, preset);
 }
 
 static int is_directory(const char *path)
@@ -192,7 +255,7 @@ static int run_quantized_data_set(clg_context *ctx, const char *model_path, cons
 
 /* Run one data set of a Gather model; on success *summary describes it. */
 static int run_data_set(clg_context *ctx, const char *model_path, const char *set_dir, const onnx_gather_model *model,
-                        clg_preset preset, char *summary, size_t summary_cap)
+                        const char *preset, char *summary, size_t summary_cap)
 {
     cli_tensor data = {0}, indices = {0}, expected = {0}, output = {0};
     int rc = load_node_input(model_path, set_dir, model, model->data_name, &data, NULL);
@@ -202,24 +265,7 @@ static int run_data_set(clg_context *ctx, const char *model_path, const char *se
         rc = cli_path_format(expected_path, sizeof expected_path, "%s/output_%d.pb", set_dir,
                              expected_output_index(model));
     if (rc == 0) rc = load_pb_tensor(expected_path, &expected);
-    if (rc == 0) {
-        clg_gather_desc desc;
-        memset(&desc, 0, sizeof desc);
-        desc.preset = preset;
-        desc.data = cli_tensor_desc(&data);
-        desc.indices = cli_tensor_desc(&indices);
-        desc.axis = model->axis;
-        int32_t out_rank = 0;
-        int64_t out_shape[CLG_MAX_OUTPUT_RANK];
-        clg_status st = clg_gather_output_shape(&desc, &out_rank, out_shape);
-        if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: gather %s", set_dir, clg_preset_name(preset));
-        if (rc == 0) rc = cli_tensor_alloc(&output, data.type, out_rank, out_shape, "output");
-        if (rc == 0) {
-            st = clg_gather(ctx, &desc, data.bytes, data.byte_size, indices.bytes, indices.byte_size, output.bytes,
-                            output.byte_size);
-            if (st != CLG_SUCCESS) rc = cli_fail_status(st, "%s: gather %s", set_dir, clg_preset_name(preset));
-        }
-    }
+    if (rc == 0) rc = run_node(ctx, set_dir, model, preset, &data, &indices, &output);
     if (rc == 0) rc = compare_output(set_dir, &output, &expected);
     if (rc == 0) {
         char data_shape[256], indices_shape[256], got_shape[256];
@@ -248,11 +294,11 @@ static int run_directory(clg_context *ctx, const char *dir)
     snprintf(where, sizeof where, "model '%s'", model_path);
     if (rc == 0) rc = cli_read_file("model", model_path, &file, &len);
     if (rc == 0) rc = onnx_parse_gather_model(where, file, len, &model);
-    clg_preset preset = CLG_ONNX_1;
+    const char *preset = "";
     int sets = 0;
     char summary[1024] = "";
     if (rc == 0) {
-        preset = preset_for_opset(model.opset);
+        preset = preset_for_opset(model.op, model.opset);
         for (; sets < CONFORMANCE_MAX_DATA_SETS && rc == 0; ++sets) {
             char set_dir[CLI_PATH_CAPACITY];
             rc = cli_path_format(set_dir, sizeof set_dir, "%s/test_data_set_%d", dir, sets);
@@ -270,8 +316,10 @@ static int run_directory(clg_context *ctx, const char *dir)
         return 0;
     }
     if (rc == 0) {
-        printf("PASS  %s  (opset %lld -> %s, axis %lld, %d data set%s; %s)\n", dir, (long long)model.opset,
-               clg_preset_name(preset), (long long)model.axis, sets, sets == 1 ? "" : "s", summary);
+        const int nd = model.op == ONNX_GATHER_ND;
+        printf("PASS  %s  (%s opset %lld -> %s, %s %lld, %d data set%s; %s)\n", dir, onnx_gather_op_name(model.op),
+               (long long)model.opset, preset, nd ? "batch_dims" : "axis",
+               (long long)(nd ? model.batch_dims : model.axis), sets, sets == 1 ? "" : "s", summary);
         return 0;
     }
     char reason[2048];

@@ -1,9 +1,11 @@
-/* clgather demo: every worked example of the five specs on one device, each checked against the
- * CPU reference, against the spec's formula and against the values and shapes the spec states. */
+/* clgather demo: every worked example of the specs (Gather, GatherElements, GatherND, GatherTree) on
+ * one device, each checked against the CPU reference, against the spec's formula (Gather) and against
+ * the values and shapes the spec states. */
 #include "cli_args.h"
 #include "cli_error.h"
 #include "commands.h"
 #include "demo_cases.h"
+#include "demo_family.h"
 #include "demo_formula.h"
 #include "demo_quantized.h"
 #include "tensor_format.h"
@@ -330,6 +332,10 @@ int cmd_demo(int argc, char **argv)
     demo_tally tally = {0, 0, 0};
     int number = 1;
     for (size_t i = 0; i < demo_gather_case_count; ++i) run_gather_case(ctx, number++, &demo_gather_cases[i], &tally);
+    demo_family_tally family = {0, 0};
+    demo_family_run(ctx, &number, &family);
+    tally.runs += family.runs;
+    tally.passed += family.passed;
     for (size_t i = 0; i < demo_gather_tree_case_count; ++i) {
         count(&tally, run_gather_tree_case(ctx, number++, &demo_gather_tree_cases[i]));
     }

@@ -10,6 +10,11 @@ static const char usage_text[] =
     "  clgather gather --op PRESET --data D.npy --indices I.npy\n"
     "                  [--axis N | --axis-file A.npy] [--batch-dims N] [--oob error|zero|clamp]\n"
     "                  [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather gather-elements --op onnx-11|onnx-13|ov-gather-elements-6 --data D.npy --indices I.npy\n"
+    "                  [--axis N] [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather gather-nd --op onnx-11|onnx-12|onnx-13|ov-gather-nd-5|ov-gather-nd-8 --data D.npy\n"
+    "                  --indices I.npy [--batch-dims N] [--oob error|zero|clamp] [--device SPEC] [--verify]\n"
+    "                  --out OUT.npy\n"
     "  clgather gather-tree --step-ids S.npy --parent-ids P.npy --max-seq-len L.npy --end-token E.npy\n"
     "                  [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather gather-quantized --layout LAYOUT --data D.npy [--data-type u4|i4|u8|i8] [--data-shape SHAPE]\n"
@@ -19,10 +24,10 @@ static const char usage_text[] =
     "                  [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
-    "  clgather conformance [--device SPEC] DIR...\n"
+    "  clgather conformance [--device SPEC] DIR...   (ONNX node tests of Gather, GatherElements, GatherND)\n"
     "  clgather --help | --version\n"
     "\n"
-    "PRESET: onnx-1 onnx-11 onnx-13 ov-gather-1 ov-gather-7 ov-gather-8\n"
+    "PRESET (gather): onnx-1 onnx-11 onnx-13 ov-gather-1 ov-gather-7 ov-gather-8\n"
     "  ONNX presets take the axis attribute (--axis, default 0); OpenVINO presets take an axis tensor:\n"
     "  --axis N is an i64 scalar, --axis-file gives one with its own type and shape (default 0).\n"
     "LAYOUT: ort-block (com.microsoft.GatherBlockQuantized; --quantize-axis defaults to 1, as there)\n"
@@ -52,6 +57,10 @@ int main(int argc, char **argv)
             rc = CLI_EXIT_OK;
         } else if (strcmp(command, "gather") == 0) {
             rc = cmd_gather(rest, rest_argv);
+        } else if (strcmp(command, "gather-elements") == 0) {
+            rc = cmd_gather_elements(rest, rest_argv);
+        } else if (strcmp(command, "gather-nd") == 0) {
+            rc = cmd_gather_nd(rest, rest_argv);
         } else if (strcmp(command, "gather-tree") == 0) {
             rc = cmd_gather_tree(rest, rest_argv);
         } else if (strcmp(command, "gather-quantized") == 0) {

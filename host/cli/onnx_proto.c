@@ -110,6 +110,11 @@ static int parse_opset(const onnx_source *src, proto_bytes message, onnx_gather_
     return 0;
 }
 
+const char *onnx_gather_op_name(onnx_gather_op op)
+{
+    return op == ONNX_GATHER_ELEMENTS ? "GatherElements" : op == ONNX_GATHER_ND ? "GatherND" : "Gather";
+}
+
 /* An INT attribute: its name and value. */
 static int parse_int_attribute(const onnx_source *src, proto_bytes message, proto_bytes *name, int64_t *value)
 {
@@ -146,6 +151,8 @@ static int parse_int_attribute(const onnx_source *src, proto_bytes message, prot
 /* The attribute names each node takes, and where their values go. */
 static int64_t *attribute_slot(onnx_gather_model *model, proto_bytes name)
 {
+    if (!model->quantized && model->op == ONNX_GATHER_ND)
+        return proto_bytes_equal(name, "batch_dims") ? &model->batch_dims : NULL;
     if (!model->quantized) return proto_bytes_equal(name, "axis") ? &model->axis : NULL;
     if (proto_bytes_equal(name, "gather_axis")) return &model->gather_axis;
     if (proto_bytes_equal(name, "quantize_axis")) return &model->quantize_axis;
@@ -190,17 +197,28 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
     }
     if (got < 0) return fail_at(src, "NodeProto", &r, r.error);
     const int default_domain = domain.len == 0 || proto_bytes_equal(domain, "ai.onnx");
+    model->op = ONNX_GATHER;
     if (proto_bytes_equal(op_type, "GatherBlockQuantized")) {
         if (!proto_bytes_equal(domain, "com.microsoft"))
             return fail_at(src, "NodeProto", &r, "GatherBlockQuantized is not in the com.microsoft domain");
         model->quantized = 1;
-    } else if (!proto_bytes_equal(op_type, "Gather")) {
-        return fail_at(src, "NodeProto", &r, "the node is neither a Gather nor a GatherBlockQuantized");
-    } else if (!default_domain) {
-        return fail_at(src, "NodeProto", &r, "the Gather node is not in the default ONNX domain");
+    } else {
+        if (proto_bytes_equal(op_type, "GatherElements"))
+            model->op = ONNX_GATHER_ELEMENTS;
+        else if (proto_bytes_equal(op_type, "GatherND"))
+            model->op = ONNX_GATHER_ND;
+        else if (!proto_bytes_equal(op_type, "Gather"))
+            return fail_at(src, "NodeProto", &r,
+                           "the node is not a Gather, GatherElements, GatherND or GatherBlockQuantized");
+        if (!default_domain) {
+            char where_reason[96];
+            snprintf(where_reason, sizeof where_reason, "the %s node is not in the default ONNX domain",
+                     onnx_gather_op_name(model->op));
+            return fail_at(src, "NodeProto", &r, where_reason);
+        }
     }
-    const char *op = model->quantized ? "GatherBlockQuantized" : "Gather";
-    char reason[96];
+    const char *op = model->quantized ? "GatherBlockQuantized" : onnx_gather_op_name(model->op);
+    char reason[128];
     if (model->quantized ? (input_count < 3 || input_count > 4) : input_count != 2) {
         snprintf(reason, sizeof reason, "%s needs %s inputs, not %d", op, model->quantized ? "3 or 4" : "exactly two",
                  input_count);
@@ -222,6 +240,7 @@ static int parse_node(const onnx_source *src, proto_bytes message, onnx_gather_m
 
     /* second pass: the attributes, each at most once */
     model->axis = 0;
+    model->batch_dims = 0;
     model->gather_axis = 0;
     model->quantize_axis = 1;
     model->block_size = 128;
@@ -318,7 +337,8 @@ static int parse_graph(const onnx_source *src, proto_bytes message, onnx_gather_
     if (got < 0) return fail_at(src, "GraphProto", &r, r.error);
     if (node_count != 1) {
         char reason[96];
-        snprintf(reason, sizeof reason, "the graph has %d nodes; the runner takes one Gather node", node_count);
+        snprintf(reason, sizeof reason, "the graph has %d nodes; the runner takes one node of the Gather family",
+                 node_count);
         return fail_at(src, "GraphProto", &r, reason);
     }
     /* Up to IR version 3 initializers are listed among the graph inputs too; they are not fed. */

@@ -1,7 +1,7 @@
 /* The few ONNX protobuf messages the conformance runner needs: ModelProto (opset_import, graph),
- * GraphProto (node, initializer, input, output), NodeProto (a Gather, or a com.microsoft
- * GatherBlockQuantized), AttributeProto (int attributes), OperatorSetIdProto and TensorProto (dims,
- * data_type, raw_data and the typed repeated fields; 4-bit tensors from raw_data). */
+ * GraphProto (node, initializer, input, output), NodeProto (a Gather, GatherElements or GatherND, or a
+ * com.microsoft GatherBlockQuantized), AttributeProto (int attributes), OperatorSetIdProto and
+ * TensorProto (dims, data_type, raw_data and the typed repeated fields; 4-bit tensors from raw_data). */
 #ifndef CLI_ONNX_PROTO_H
 #define CLI_ONNX_PROTO_H
 
@@ -11,11 +11,16 @@
 /* At most this many graph inputs, outputs and initializers (a Gather model has two or three). */
 #define ONNX_MAX_GRAPH_VALUES 64
 
+/* The node's operator: one of the Gather family. */
+typedef enum onnx_gather_op { ONNX_GATHER = 0, ONNX_GATHER_ELEMENTS, ONNX_GATHER_ND } onnx_gather_op;
+
 typedef struct onnx_gather_model {
     int64_t ir_version;
     int64_t opset;           /* of the default domain ("" or "ai.onnx"); -1 when the model imports none */
     int64_t microsoft_opset; /* of the com.microsoft domain; -1 when the model imports none */
-    int64_t axis;            /* the Gather node's attribute, 0 when absent */
+    onnx_gather_op op;       /* the default domain's operator (when not quantized) */
+    int64_t axis;            /* Gather and GatherElements: the node's attribute, 0 when absent */
+    int64_t batch_dims;      /* GatherND: the node's attribute, 0 when absent */
     /* The node is com.microsoft's GatherBlockQuantized: its attributes, ONNX Runtime's defaults when
      * absent (gather_axis 0, quantize_axis 1, block_size 128, bits 4), and its third and fourth
      * inputs (zero_points_name empty when not given). */
@@ -32,9 +37,12 @@ typedef struct onnx_gather_model {
     proto_bytes graph_outputs[ONNX_MAX_GRAPH_VALUES];
 } onnx_gather_model;
 
-/* Parse a model holding exactly one node, a Gather of the default domain or a GatherBlockQuantized of
- * com.microsoft (version 1). The spans point into file, which must outlive the model. Returns 0, or
- * CLI_EXIT_REFUSED with the failure recorded. */
+/* The operator's name in ONNX ("Gather", "GatherElements", "GatherND"). */
+const char *onnx_gather_op_name(onnx_gather_op op);
+
+/* Parse a model holding exactly one node: a Gather, GatherElements or GatherND of the default domain,
+ * or a GatherBlockQuantized of com.microsoft (version 1). The spans point into file, which must
+ * outlive the model. Returns 0, or CLI_EXIT_REFUSED with the failure recorded. */
 int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t len, onnx_gather_model *model);
 
 /* Decode a TensorProto into a host tensor (host byte order). name (may be NULL) receives its name.

@@ -52,6 +52,19 @@ void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease,
     }
 }
 
+void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease, uint64_t width, uint64_t rows,
+                          size_t group, size_t local[2], uint64_t items[2])
+{
+    size_t l0 = 1;
+    while (l0 < width && l0 * 2 <= group) l0 *= 2;
+    local[0] = l0;
+    local[1] = group / l0;
+    clg_launch_fit_local(ctx, lease, 2, local);
+    items[0] = local[0];
+    const uint64_t cap = (uint64_t)local[1] * clg_launch_grid_groups(ctx);
+    items[1] = rows < cap ? rows : cap;
+}
+
 cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64)
 {
     if (offsets64) {
@@ -77,6 +90,30 @@ size_t clg_buffer_alignment(const clg_context *ctx, cl_mem mem)
         if (host_align < align) align = host_align;
     }
     return align ? align : 1;
+}
+
+size_t clg_move_unit(const clg_context *ctx, size_t widest, uint64_t bytes, const clg_buffer *src,
+                     const clg_buffer *dst)
+{
+    const size_t src_align = clg_buffer_alignment(ctx, src->mem), dst_align = clg_buffer_alignment(ctx, dst->mem);
+    size_t unit = widest;
+    while (unit > 1 &&
+           (bytes % unit || src->offset % unit || dst->offset % unit || src_align < unit || dst_align < unit))
+        unit /= 2;
+    return unit;
+}
+
+const char *clg_move_type(size_t unit_bytes)
+{
+    switch (unit_bytes) {
+    case 64: return "uint16";
+    case 32: return "uint8";
+    case 16: return "uint4";
+    case 8: return "uint2";
+    case 4: return "uint";
+    case 2: return "ushort";
+    default: return "uchar";
+    }
 }
 
 uint64_t clg_launch_grid_groups(const clg_context *ctx)

@@ -6,6 +6,7 @@
 #define CLG_LAUNCH_H
 
 #include "core/context.h"
+#include "core/operation.h"
 
 /* Lend kernel `name` of source built with options plus the device's hints (kernels_cl/hints.h). If
  * a build with hints fails, the call fails with CLG_ERR_KERNEL_BUILD and its log, and the context
@@ -22,9 +23,24 @@ void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease,
  * A kernel may move vectors no wider than this. */
 size_t clg_buffer_alignment(const clg_context *ctx, cl_mem mem);
 
+/* The widest unit, a power of two of at most `widest` bytes, in which a kernel may move `bytes` from
+ * src to dst: it divides the bytes and both byte offsets, and neither buffer's alignment is below it
+ * (a vector type's natural alignment may be assumed by the compiler). */
+size_t clg_move_unit(const clg_context *ctx, size_t widest, uint64_t bytes, const clg_buffer *src,
+                     const clg_buffer *dst);
+
+/* The OpenCL C type of a move unit of 1 to 64 bytes ("uchar" .. "uint16"), for a MOVE_T build option. */
+const char *clg_move_type(size_t unit_bytes);
+
 /* Work-groups a grid-stride kernel launches to keep every compute unit busy: OpenCL sets no limit on
  * the number of groups, so the grid is sized from the device's compute units. */
 uint64_t clg_launch_grid_groups(const clg_context *ctx);
+
+/* The NDRange of a kernel over `rows` rows of `width` units each: dimension 0 walks a row's units
+ * (a power of two up to the width, at most `group`), dimension 1 the rows with a grid stride, as many
+ * as the device keeps busy (the kernel loops over the rest). Fills local and items for clg_launch. */
+void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease, uint64_t width, uint64_t rows,
+                          size_t group, size_t local[2], uint64_t items[2]);
 
 /* Set kernel argument `index` to an offset or count in the kernel's offset_t: 64 bits, or 32 where the
  * host proved every offset fits (kernels_cl/index_rules.h). */

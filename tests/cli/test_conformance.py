@@ -1,10 +1,12 @@
-"""ONNX's own backend node tests of Gather (from the onnx 1.20.1 wheel, see ci/fetch_onnx_tests.sh) pass
+"""ONNX's own backend node tests of Gather, GatherElements and GatherND (from the onnx 1.20.1 wheel, see ci/fetch_onnx_tests.sh) pass
 bit for bit, on the default device and on the CPU reference."""
 from cli_common import *
 
 fresh_work_dir()
 names = ["test_Embedding", "test_Embedding_sparse", "test_gather_0", "test_gather_1", "test_gather_2d_indices",
-         "test_gather_negative_indices"]
+         "test_gather_negative_indices", "test_gather_elements_0", "test_gather_elements_1",
+         "test_gather_elements_negative_indices", "test_gathernd_example_float32", "test_gathernd_example_int32",
+         "test_gathernd_example_int32_batch_dim1"]
 dirs = [onnx_test(n) for n in names]
 for d in dirs:
     check(os.path.isdir(d), f"conformance directory {d} exists")
@@ -13,7 +15,9 @@ for device in [None, "cpu"]:
                            f"conformance on {device}")
     for d in dirs:
         check(f"PASS  {d}" in out, f"{os.path.basename(d)} passes on {device}")
-    check("6 of 6 passed" in out, f"summary on {device}")
+    check(f"{len(dirs)} of {len(dirs)} passed" in out, f"summary on {device}")
+    check("GatherElements opset 13 -> onnx-13" in out and "GatherND opset 13 -> onnx-13, batch_dims 1" in out,
+          f"operators and presets named on {device}")
 
 # a wrong expected output makes that directory fail: exit 1, the others still pass
 bad = path("bad_case")

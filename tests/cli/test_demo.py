@@ -10,6 +10,12 @@ for device in [None, "cpu"]:
         check(spec in out, f"demo on {device} covers {spec}")
     for example in range(1, 8):
         check(f"openvino-gather-8.txt: example {example}:" in out, f"demo covers Gather-8 example {example}")
+    for example in ["onnx GatherElements-11/13: example 1", "onnx GatherElements-11/13: example 2",
+                    "openvino GatherElements-6: example 3", "onnx GatherND-11/12/13: example 4",
+                    "onnx GatherND-12/13: example 5", "openvino GatherND-5/8: example 6", "openvino GatherND-8: example 7"]:
+        check(example in out, f"demo on {device} shows {example}")
+    for preset in ["ov-gather-elements-6", "onnx-12", "ov-gather-nd-5", "ov-gather-nd-8"]:
+        check(f"{preset} " in out and "PASS" in out, f"demo on {device} runs {preset}")
     check("driver" in out, "demo names the driver")
     for layout in ["ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed"]:
         check(f"{layout} " in out and "dequantizing gather: " + layout in out,

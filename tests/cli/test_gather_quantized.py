@@ -1,4 +1,4 @@
-"""clgather gather-quantized: each layout against a NumPy model of the rules (docs/semantics.md, section 6),
+"""clgather gather-quantized: each layout against a NumPy model of the rules (docs/semantics.md, section 8),
 on the default device and the CPU reference; bf16 scales and outputs as uint16 bits; usage errors (2),
 refused inputs (1) with no output file left behind."""
 from cli_common import *

@@ -1,9 +1,9 @@
-/* The deferred error policy (CLG_CONTEXT_DEFER_ERRORS): enqueue calls return at once, a failed check
- * leaves the output untouched, and clg_deferred_status reports the failure later with the message the
- * blocking policy gives at once. (That no host wait happens is shown by test_fault_injection, which
- * counts them.) */
+/* The deferred error policy (CLG_CONTEXT_DEFER_ERRORS): enqueue calls (Gather, GatherElements, GatherND,
+ * GatherTree) return at once, a failed check leaves the output untouched, and clg_deferred_status
+ * reports the failure later with the message the blocking policy gives at once. (That no host wait
+ * happens is shown by test_fault_injection, which counts them.) */
 #define _DEFAULT_SOURCE /* setenv */
-#include "test_support.h"
+#include "op_support.h"
 #include "testing/testing.h"
 
 #include <stdio.h>
@@ -208,7 +208,7 @@ START_TEST(verify_mode_still_reports_at_once)
 END_TEST
 
 /* GatherTree T=3, B=1, W=2 i32 into an output at an odd byte offset; parent_ids[2, 0, 1] = 2 is bad. */
-static char tree_reference_message[1024]; /* the reference's message for the last enqueue_tree */
+static char reference_message[1024]; /* the reference's message for the last call below */
 
 static clg_status enqueue_tree(clg_context *ctx, int valid, cl_mem output, cl_event *done, void *want)
 {
@@ -222,7 +222,7 @@ static clg_status enqueue_tree(clg_context *ctx, int valid, cl_mem output, cl_ev
     const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, valid ? 1 : 2}, len[1] = {3}, end = 9;
     clg_status want_st =
         clg_gather_tree_reference(&d, step, sizeof step, parents, sizeof parents, len, sizeof len, &end, 4, want, 24);
-    snprintf(tree_reference_message, sizeof tree_reference_message, "%s", clg_last_error_message());
+    snprintf(reference_message, sizeof reference_message, "%s", clg_last_error_message());
     cl_mem bs = buffer_of(ctx, step, sizeof step), bp = buffer_of(ctx, parents, sizeof parents);
     cl_mem bl = buffer_of(ctx, len, sizeof len), be = buffer_of(ctx, &end, sizeof end);
     clg_status st = clg_gather_tree_enqueue(ctx, &d, clg_context_cl_queue(ctx), bs, 0, bp, 0, bl, 0, be, 0, output,
@@ -235,28 +235,113 @@ static clg_status enqueue_tree(clg_context *ctx, int valid, cl_mem output, cl_ev
     return st;
 }
 
-START_TEST(gather_tree_deferred_failure_and_success)
+/* GatherElements onnx-13 of data [6, 4] along axis 1 by indices [6, 2] (bad: indices[4, 1] = -5), and
+ * GatherND onnx-13 of the same data by tuples [3, 2] (bad: component 1 of tuple 2 = 4), into an output
+ * at an odd byte offset; *want receives the reference's result and its message. */
+
+/* Enqueue op on buffers made here, the output at an odd byte offset; the reference's result goes to
+ * want, its message to reference_message. */
+static clg_status enqueue_indexed(clg_context *ctx, const support_op *op, const void *desc, const int64_t *idx,
+                                  size_t idx_bytes, int valid, cl_mem output, cl_event *done, void *want)
+{
+    clg_status want_st = op->reference(desc, data, sizeof data, idx, idx_bytes, want, 48);
+    snprintf(reference_message, sizeof reference_message, "%s", clg_last_error_message());
+    ck_assert_int_eq(want_st, valid ? CLG_SUCCESS : CLG_ERR_INDEX_OUT_OF_RANGE);
+    cl_mem bd = buffer_of(ctx, data, sizeof data), bi = buffer_of(ctx, idx, idx_bytes);
+    clg_status st = op->enqueue(ctx, desc, clg_context_cl_queue(ctx), bd, 0, bi, 0, output, GUARD + 1, 0, NULL, done);
+    clReleaseMemObject(bd);
+    clReleaseMemObject(bi);
+    return st;
+}
+
+static clg_status enqueue_elements(clg_context *ctx, int valid, cl_mem output, cl_event *done, void *want)
+{
+    const int64_t es[] = {6, 2}, idx[12] = {0, 3, -1, -4, 2, 2, 1, 0, 3, valid ? 1 : -5, 0, 0};
+    clg_gather_elements_desc d = support_elements_desc(CLG_ONNX_GATHER_ELEMENTS_13, CLG_F32, 2, ds, CLG_I64, es, 1);
+    return enqueue_indexed(ctx, &support_gather_elements, &d, idx, sizeof idx, valid, output, done, want);
+}
+
+static clg_status enqueue_nd(clg_context *ctx, int valid, cl_mem output, cl_event *done, void *want)
+{
+    const int64_t ts[] = {3, 2}, idx[6] = {5, 3, -6, -4, 0, valid ? -1 : 4};
+    clg_gather_nd_desc d = support_nd_desc(CLG_ONNX_GATHER_ND_13, CLG_F32, 2, ds, CLG_I64, 2, ts, 0);
+    return enqueue_indexed(ctx, &support_gather_nd, &d, idx, sizeof idx, valid, output, done, want);
+}
+
+typedef clg_status (*deferred_call)(clg_context *ctx, int valid, cl_mem output, cl_event *done, void *want);
+
+/* A bad call returns at once and reports later with the blocking policy's message, output untouched;
+ * then a good call writes the output, guards and tail untouched, under both kernel mappings. */
+static void check_deferred_failure_and_success(deferred_call call, clg_status failure, const char *fragment)
 {
     clg_context *ctx = deferred_context();
-    unsigned char *poison = support_poisoned(OUT_BYTES), *got = malloc(OUT_BYTES), *want = support_poisoned(OUT_BYTES);
-    cl_mem out = buffer_of(ctx, poison, OUT_BYTES);
-    cl_event done = NULL;
-    ck_assert_int_eq(enqueue_tree(ctx, 0, out, &done, want + GUARD + 1), CLG_SUCCESS);
-    ck_assert_int_eq(clg_deferred_status(ctx, done), CLG_ERR_INVALID_PARENT);
-    ck_assert_str_eq(clg_last_error_message(), tree_reference_message);
-    ck_assert_ptr_nonnull(strstr(tree_reference_message, "parent_ids[2, 0, 1] = 2"));
-    read_back(ctx, out, got, OUT_BYTES);
-    ck_assert(support_all_poison(got, OUT_BYTES));
-    clReleaseEvent(done);
+    for (int mapping = 1; mapping <= 2; ++mapping) {
+        clg_testing_force_mapping(ctx, mapping);
+        unsigned char *poison = support_poisoned(OUT_BYTES), *got = malloc(OUT_BYTES);
+        unsigned char *want = support_poisoned(OUT_BYTES);
+        cl_mem out = buffer_of(ctx, poison, OUT_BYTES);
+        cl_event done = NULL;
+        ck_assert_int_eq(call(ctx, 0, out, &done, want + GUARD + 1), CLG_SUCCESS);
+        ck_assert_int_eq(clg_deferred_status(ctx, done), failure);
+        ck_assert_str_eq(clg_last_error_message(), reference_message);
+        ck_assert_ptr_nonnull(strstr(reference_message, fragment));
+        read_back(ctx, out, got, OUT_BYTES);
+        ck_assert(support_all_poison(got, OUT_BYTES));
+        clReleaseEvent(done);
 
-    ck_assert_int_eq(enqueue_tree(ctx, 1, out, &done, want + GUARD + 1), CLG_SUCCESS);
-    ck_assert_int_eq(clg_deferred_status(ctx, done), CLG_SUCCESS);
-    read_back(ctx, out, got, OUT_BYTES);
-    ck_assert_mem_eq(got, want, OUT_BYTES);
-    clReleaseEvent(done);
+        ck_assert_int_eq(call(ctx, 1, out, &done, want + GUARD + 1), CLG_SUCCESS);
+        ck_assert_int_eq(clg_deferred_status(ctx, done), CLG_SUCCESS);
+        read_back(ctx, out, got, OUT_BYTES);
+        ck_assert_mem_eq(got, want, OUT_BYTES);
+        ck_assert_uint_eq(clg_testing_deferred_pending(ctx), 0);
+        clReleaseEvent(done);
+        clReleaseMemObject(out);
+        free(poison);
+        free(got);
+        free(want);
+    }
+    clg_context_release(ctx);
+}
+
+START_TEST(gather_elements_deferred_failure_and_success)
+{
+    check_deferred_failure_and_success(enqueue_elements, CLG_ERR_INDEX_OUT_OF_RANGE,
+                                       "indices[4, 1] (flat position 9) = -5 is outside [-4, 3]");
+}
+END_TEST
+
+START_TEST(gather_nd_deferred_failure_and_success)
+{
+    check_deferred_failure_and_success(enqueue_nd, CLG_ERR_INDEX_OUT_OF_RANGE,
+                                       "indices[2, 1] (tuple 2, component 1, flat position 5) = 4");
+}
+END_TEST
+
+START_TEST(gather_tree_deferred_failure_and_success)
+{
+    check_deferred_failure_and_success(enqueue_tree, CLG_ERR_INVALID_PARENT, "parent_ids[2, 0, 1] = 2");
+}
+END_TEST
+
+/* Failures of the three operations on one context come back in enqueue order, each once. */
+START_TEST(failures_of_every_operation_in_enqueue_order)
+{
+    clg_context *ctx = deferred_context();
+    unsigned char *poison = support_poisoned(OUT_BYTES), *want = malloc(OUT_BYTES);
+    cl_mem out = buffer_of(ctx, poison, OUT_BYTES);
+    ck_assert_int_eq(enqueue_nd(ctx, 0, out, NULL, want), CLG_SUCCESS);
+    ck_assert_int_eq(enqueue_gather(ctx, good_idx, out, NULL), CLG_SUCCESS);
+    ck_assert_int_eq(enqueue_elements(ctx, 0, out, NULL, want), CLG_SUCCESS);
+    ck_assert_int_eq(enqueue_gather(ctx, bad_idx, out, NULL), CLG_SUCCESS);
+    ck_assert_int_eq(clg_deferred_status(ctx, NULL), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "(tuple 2, component 1, flat position 5) = 4"));
+    ck_assert_int_eq(clg_deferred_status(ctx, NULL), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "indices[4, 1] (flat position 9) = -5"));
+    ck_assert_int_eq(clg_deferred_status(ctx, NULL), CLG_ERR_INDEX_OUT_OF_RANGE);
+    ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "indices[2] (flat position 2) = 7"));
+    ck_assert_int_eq(clg_deferred_status(ctx, NULL), CLG_SUCCESS);
     clReleaseMemObject(out);
     free(poison);
-    free(got);
     free(want);
     clg_context_release(ctx);
 }
@@ -292,6 +377,9 @@ int main(void)
     tcase_add_test(tc, calls_without_device_checks_settle_at_once);
     tcase_add_test(tc, verify_mode_still_reports_at_once);
     tcase_add_test(tc, gather_tree_deferred_failure_and_success);
+    tcase_add_test(tc, gather_elements_deferred_failure_and_success);
+    tcase_add_test(tc, gather_nd_deferred_failure_and_success);
+    tcase_add_test(tc, failures_of_every_operation_in_enqueue_order);
     tcase_add_test(tc, deferred_from_environment);
     suite_add_tcase(s, tc);
     return support_run_suite(s);

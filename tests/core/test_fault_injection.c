@@ -4,7 +4,7 @@
  * work on the next call. The persistent program cache is off, so programs are built each round. */
 #define _DEFAULT_SOURCE                    /* setenv */
 #define CLG_FAULT_INJECTION_IMPLEMENTATION /* this file's own OpenCL calls are not fault points */
-#include "test_support.h"
+#include "op_support.h"
 #include "testing/fault_injection.h"
 
 #include <stdio.h>
@@ -20,9 +20,11 @@ typedef struct step_result {
     long leaked_buffers, leaked_events;
 } step_result;
 
+struct indexed_call;
 typedef struct sequence_state {
     clg_context *ctx;
     uint32_t flags;
+    const struct indexed_call *call; /* the call of the step running, for step_indexed */
 } sequence_state;
 
 static const float data[6 * 4] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
@@ -58,16 +60,17 @@ static clg_status settle(sequence_state *s, clg_status st, cl_event done)
 }
 
 /* Enqueue on the context's queue with device buffers made here (not fault points: test code). */
-static clg_status enqueue_gather(sequence_state *s, const clg_gather_desc *d, const int32_t *idx, unsigned char *out)
+static clg_status enqueue_op(sequence_state *s, const support_op *op, const void *desc, const void *idx,
+                             size_t idx_bytes, unsigned char *out)
 {
     cl_context cl = clg_context_cl_context(s->ctx);
     cl_command_queue q = clg_context_cl_queue(s->ctx);
     cl_int err;
     cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, (void *)data, &err);
-    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 5 * 4, (void *)idx, &err);
+    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, idx_bytes, (void *)idx, &err);
     cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
     cl_event done = NULL;
-    clg_status st = clg_gather_enqueue(s->ctx, d, q, bd, 0, bi, 0, bo, 0, 0, NULL, &done);
+    clg_status st = op->enqueue(s->ctx, desc, q, bd, 0, bi, 0, bo, 0, 0, NULL, &done);
     st = settle(s, st, done);
     clFinish(q);
     clEnqueueReadBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL);
@@ -75,6 +78,11 @@ static clg_status enqueue_gather(sequence_state *s, const clg_gather_desc *d, co
     clReleaseMemObject(bi);
     clReleaseMemObject(bo);
     return st;
+}
+
+static clg_status enqueue_gather(sequence_state *s, const clg_gather_desc *d, const int32_t *idx, unsigned char *out)
+{
+    return enqueue_op(s, &support_gather, d, idx, 5 * 4, out);
 }
 
 static clg_status step_sync_ov8(sequence_state *s, unsigned char *out, unsigned char *want)
@@ -123,6 +131,77 @@ static clg_status step_enqueue_empty(sequence_state *s, unsigned char *out, unsi
     if (st == CLG_SUCCESS) clg_fault_release_event(done);
     return st;
 }
+
+/* GatherElements of data [6, 4] along axis 1 by indices [6, 2] (bad: indices[4, 1] = -5), and GatherND
+ * of it by tuples [3, 2] (bad: component 1 of tuple 2 = 4). */
+static const int64_t elements_shape[] = {6, 2}, tuples_shape[] = {3, 2};
+static const int64_t good_elements[12] = {0, 3, -1, -4, 2, 2, 1, 0, 3, 1, 0, 0};
+static const int64_t bad_elements[12] = {0, 3, -1, -4, 2, 2, 1, 0, 3, -5, 0, 0};
+static const int64_t good_tuples[6] = {5, 3, -6, -4, 0, -1}, bad_tuples[6] = {5, 3, -6, -4, 0, 4};
+
+static clg_gather_elements_desc elements_desc(clg_gather_elements_preset preset, clg_oob_policy policy)
+{
+    clg_gather_elements_desc d = support_elements_desc(preset, CLG_F32, 2, ds, CLG_I64, elements_shape, 1);
+    d.oob_policy = policy;
+    return d;
+}
+
+static clg_gather_nd_desc nd_desc(clg_gather_nd_preset preset, clg_oob_policy policy)
+{
+    clg_gather_nd_desc d = support_nd_desc(preset, CLG_F32, 2, ds, CLG_I64, 2, tuples_shape, 0);
+    d.oob_policy = policy;
+    return d;
+}
+
+/* The reference into want, then the call: synchronous, or enqueued on buffers made here. */
+static clg_status indexed_step(sequence_state *s, const support_op *op, const void *desc, const int64_t *idx,
+                               size_t idx_bytes, int enqueue, unsigned char *out, unsigned char *want)
+{
+    op->reference(desc, data, sizeof data, idx, idx_bytes, want, OUT_BYTES);
+    return enqueue ? enqueue_op(s, op, desc, idx, idx_bytes, out)
+                   : op->sync(s->ctx, desc, data, sizeof data, idx, idx_bytes, out, OUT_BYTES);
+}
+
+/* One call of GatherElements or GatherND in the sequence. */
+typedef struct indexed_call {
+    const support_op *op;
+    int preset; /* a clg_gather_elements_preset or a clg_gather_nd_preset */
+    clg_oob_policy policy;
+    const int64_t *idx;
+    size_t idx_bytes;
+    int enqueue;
+} indexed_call;
+
+static clg_status step_indexed(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    const indexed_call *call = s->call;
+    union {
+        clg_gather_elements_desc elements;
+        clg_gather_nd_desc nd;
+    } d;
+    if (call->op == &support_gather_nd)
+        d.nd = nd_desc((clg_gather_nd_preset)call->preset, call->policy);
+    else
+        d.elements = elements_desc((clg_gather_elements_preset)call->preset, call->policy);
+    return indexed_step(s, call->op, &d, call->idx, call->idx_bytes, call->enqueue, out, want);
+}
+
+static const indexed_call elements_sync = {
+    &support_gather_elements, CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET, good_elements, sizeof good_elements, 0};
+static const indexed_call elements_enqueue = {
+    &support_gather_elements, CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET, good_elements, sizeof good_elements, 1};
+static const indexed_call elements_bad = {
+    &support_gather_elements, CLG_ONNX_GATHER_ELEMENTS_11, CLG_OOB_PRESET, bad_elements, sizeof bad_elements, 1};
+static const indexed_call elements_clamp = {
+    &support_gather_elements, CLG_OV_GATHER_ELEMENTS_6, CLG_OOB_CLAMP, bad_elements, sizeof bad_elements, 1};
+static const indexed_call nd_sync = {&support_gather_nd, CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET,
+                                     good_tuples,        sizeof good_tuples,    0};
+static const indexed_call nd_enqueue = {&support_gather_nd, CLG_ONNX_GATHER_ND_12, CLG_OOB_PRESET,
+                                        good_tuples,        sizeof good_tuples,    1};
+static const indexed_call nd_bad = {&support_gather_nd, CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET,
+                                    bad_tuples,         sizeof bad_tuples,     1};
+static const indexed_call nd_zero = {&support_gather_nd, CLG_OV_GATHER_ND_8, CLG_OOB_PRESET,
+                                     bad_tuples,         sizeof bad_tuples,  1};
 
 /* A GatherTree case: T=3, B=1, W=2 i32, valid parents (valid = 1) or one invalid one; through the
  * synchronous call, or (enqueue = 1) through clg_gather_tree_enqueue on buffers made here. */
@@ -239,21 +318,31 @@ static clg_status step_quantized_enqueue_bad_index(sequence_state *s, unsigned c
 static const struct {
     const char *name;
     step_fn run;
-    clg_status normal; /* the status without faults */
+    clg_status normal;        /* the status without faults */
+    const indexed_call *call; /* step_indexed's call */
 } steps[] = {
-    {"sync ov-gather-8", step_sync_ov8, CLG_SUCCESS},
-    {"sync onnx-13", step_sync_onnx, CLG_SUCCESS},
-    {"enqueue onnx-13 (device index check)", step_enqueue_onnx_checked, CLG_SUCCESS},
-    {"enqueue onnx-13 with a bad index", step_enqueue_onnx_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE},
-    {"enqueue clamp", step_enqueue_clamp, CLG_SUCCESS},
-    {"enqueue empty (marker)", step_enqueue_empty, CLG_SUCCESS},
-    {"gather-tree", step_tree, CLG_SUCCESS},
-    {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT},
-    {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS},
-    {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT},
-    {"dequantizing gather", step_quantized, CLG_SUCCESS},
-    {"enqueue dequantizing gather (device index check)", step_quantized_enqueue, CLG_SUCCESS},
-    {"enqueue dequantizing gather with a bad index", step_quantized_enqueue_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE},
+    {"sync ov-gather-8", step_sync_ov8, CLG_SUCCESS, NULL},
+    {"sync onnx-13", step_sync_onnx, CLG_SUCCESS, NULL},
+    {"enqueue onnx-13 (device index check)", step_enqueue_onnx_checked, CLG_SUCCESS, NULL},
+    {"enqueue onnx-13 with a bad index", step_enqueue_onnx_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE, NULL},
+    {"enqueue clamp", step_enqueue_clamp, CLG_SUCCESS, NULL},
+    {"enqueue empty (marker)", step_enqueue_empty, CLG_SUCCESS, NULL},
+    {"sync gather-elements onnx-13", step_indexed, CLG_SUCCESS, &elements_sync},
+    {"enqueue gather-elements onnx-13 (device index check)", step_indexed, CLG_SUCCESS, &elements_enqueue},
+    {"enqueue gather-elements onnx-11 with a bad index", step_indexed, CLG_ERR_INDEX_OUT_OF_RANGE, &elements_bad},
+    {"enqueue gather-elements clamp", step_indexed, CLG_SUCCESS, &elements_clamp},
+    {"sync gather-nd onnx-13", step_indexed, CLG_SUCCESS, &nd_sync},
+    {"enqueue gather-nd onnx-12 (device tuple check)", step_indexed, CLG_SUCCESS, &nd_enqueue},
+    {"enqueue gather-nd onnx-13 with a bad component", step_indexed, CLG_ERR_INDEX_OUT_OF_RANGE, &nd_bad},
+    {"enqueue gather-nd zero (ov-gather-nd-8)", step_indexed, CLG_SUCCESS, &nd_zero},
+    {"gather-tree", step_tree, CLG_SUCCESS, NULL},
+    {"gather-tree invalid parent", step_tree_invalid, CLG_ERR_INVALID_PARENT, NULL},
+    {"enqueue gather-tree", step_tree_enqueue, CLG_SUCCESS, NULL},
+    {"enqueue gather-tree invalid parent", step_tree_enqueue_invalid, CLG_ERR_INVALID_PARENT, NULL},
+    {"dequantizing gather", step_quantized, CLG_SUCCESS, NULL},
+    {"enqueue dequantizing gather (device index check)", step_quantized_enqueue, CLG_SUCCESS, NULL},
+    {"enqueue dequantizing gather with a bad index", step_quantized_enqueue_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE,
+     NULL},
 };
 enum { STEPS = sizeof steps / sizeof steps[0] };
 
@@ -263,6 +352,7 @@ static step_result run_step(sequence_state *s, int k)
     unsigned char *out = support_poisoned(OUT_BYTES), *want = support_poisoned(OUT_BYTES);
     long buffers = clg_fault_live_buffers(), events = clg_fault_live_events();
     int fired_before = clg_fault_fired();
+    s->call = steps[k].call;
     r.status = steps[k].run(s, out, want);
     r.fired = clg_fault_fired() && !fired_before;
     r.intact = support_all_poison(out, OUT_BYTES);
@@ -277,7 +367,7 @@ static step_result run_step(sequence_state *s, int k)
 /* The whole sequence on a fresh context; returns the number of fault points it passed. */
 static long run_sequence(uint32_t flags, int mask, long k, int *failures)
 {
-    sequence_state s = {NULL, flags};
+    sequence_state s = {NULL, flags, NULL};
     clg_fault_arm(mask, k);
     clg_status st = clg_context_create_default(NULL, flags, &s.ctx);
     if (st != CLG_SUCCESS) {
@@ -336,7 +426,7 @@ static void every_fault_point(uint32_t flags)
 START_TEST(device_out_of_memory_is_a_specific_status)
 {
     setenv("CLGATHER_CACHE", "0", 1);
-    sequence_state st = {NULL, 0};
+    sequence_state st = {NULL, 0, NULL};
     ck_assert_int_eq(clg_context_create_default(NULL, 0, &st.ctx), CLG_SUCCESS);
     unsigned char *out = support_poisoned(OUT_BYTES);
     clg_fault_arm(CLG_FAULT_ALLOCATION, 1); /* the first device buffer the call makes: data */
@@ -363,18 +453,37 @@ END_TEST
  * kernels outside the count; its inputs are bad, and the output must stay untouched either way. */
 typedef clg_status (*enqueue_fn)(clg_context *ctx, cl_mem output, cl_event *done);
 
-static clg_status enqueue_bad_gather(clg_context *ctx, cl_mem output, cl_event *done)
+/* Enqueue a call with bad indices on buffers made here; the fault counters start from zero. */
+static clg_status enqueue_bad(clg_context *ctx, const support_op *op, const void *desc, const void *idx,
+                              size_t idx_bytes, cl_mem output, cl_event *done)
 {
     cl_int err;
     cl_context cl = clg_context_cl_context(ctx);
     cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, (void *)data, &err);
-    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 5 * 4, (void *)bad_idx, &err);
-    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, idx_bytes, (void *)idx, &err);
     clg_fault_arm(0, 0); /* resets the count */
-    clg_status st = clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, 0, bi, 0, output, 0, 0, NULL, done);
+    clg_status st = op->enqueue(ctx, desc, clg_context_cl_queue(ctx), bd, 0, bi, 0, output, 0, 0, NULL, done);
     clReleaseMemObject(bd); /* OpenCL keeps them until the commands using them complete */
     clReleaseMemObject(bi);
     return st;
+}
+
+static clg_status enqueue_bad_gather(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    return enqueue_bad(ctx, &support_gather, &d, bad_idx, sizeof bad_idx, output, done);
+}
+
+static clg_status enqueue_bad_elements(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_elements_desc d = elements_desc(CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET);
+    return enqueue_bad(ctx, &support_gather_elements, &d, bad_elements, sizeof bad_elements, output, done);
+}
+
+static clg_status enqueue_bad_nd(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_nd_desc d = nd_desc(CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET);
+    return enqueue_bad(ctx, &support_gather_nd, &d, bad_tuples, sizeof bad_tuples, output, done);
 }
 
 static clg_status enqueue_bad_tree(clg_context *ctx, cl_mem output, cl_event *done)
@@ -440,6 +549,10 @@ START_TEST(deferred_enqueue_makes_no_host_wait)
     setenv("CLGATHER_CACHE", "0", 1);
     ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_gather, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
     ck_assert_int_gt(host_waits_of(0, enqueue_bad_gather, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_elements, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_bad_elements, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_nd, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_bad_nd, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
     ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_tree, CLG_ERR_INVALID_PARENT), 0);
     ck_assert_int_gt(host_waits_of(0, enqueue_bad_tree, CLG_ERR_INVALID_PARENT), 0);
 }

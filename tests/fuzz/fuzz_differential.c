@@ -1,6 +1,7 @@
-/* libFuzzer target: the OpenCL path against the CPU reference on fuzzer-chosen shapes, types,
- * policies and index values, bit for bit, through the synchronous call and through the enqueue call
- * with guard bytes around every buffer. Any difference, or a touched guard byte, aborts. */
+/* libFuzzer target: the OpenCL path against the CPU reference (Gather, GatherElements, GatherND,
+ * GatherTree) on fuzzer-chosen shapes, types, policies and index values, bit for bit, through the
+ * synchronous call and through the enqueue call with guard bytes around every buffer. Any difference,
+ * or a touched guard byte, aborts. */
 #include "fuzz_input.h"
 
 #include <stdio.h>
@@ -39,31 +40,66 @@ static void differ(const char *what)
     abort();
 }
 
-static void gather_case(fuzz_input *in)
+/* Gather, GatherElements and GatherND through one comparison: their calls behind `const void *`
+ * descriptors. */
+typedef struct indexed_op {
+    clg_status (*sizes)(const void *desc, uint64_t *data_bytes, uint64_t *index_bytes, uint64_t *out_bytes);
+    clg_status (*reference)(const void *desc, const void *data, size_t data_bytes, const void *indices,
+                            size_t index_bytes, void *out, size_t out_bytes);
+    clg_status (*sync)(const void *desc, const void *data, size_t data_bytes, const void *indices, size_t index_bytes,
+                       void *out, size_t out_bytes);
+    clg_status (*enqueue)(const void *desc, cl_mem data, size_t data_offset, cl_mem indices, size_t index_offset,
+                          cl_mem out, size_t out_offset, cl_event *done);
+} indexed_op;
+
+#define INDEXED_OP(name, desc_type)                                                                                   \
+    static clg_status name##_sizes(const void *d, uint64_t *db, uint64_t *ib, uint64_t *ob)                           \
+    {                                                                                                                 \
+        return clg_##name##_sizes((const desc_type *)d, db, ib, ob);                                                  \
+    }                                                                                                                 \
+    static clg_status name##_reference(const void *d, const void *data, size_t db, const void *idx, size_t ib,        \
+                                       void *out, size_t ob)                                                          \
+    {                                                                                                                 \
+        return clg_##name##_reference((const desc_type *)d, data, db, idx, ib, out, ob);                              \
+    }                                                                                                                 \
+    static clg_status name##_sync(const void *d, const void *data, size_t db, const void *idx, size_t ib, void *out,  \
+                                  size_t ob)                                                                          \
+    {                                                                                                                 \
+        return clg_##name(ctx, (const desc_type *)d, data, db, idx, ib, out, ob);                                     \
+    }                                                                                                                 \
+    static clg_status name##_enqueue(const void *d, cl_mem data, size_t doff, cl_mem idx, size_t ioff, cl_mem out,    \
+                                     size_t ooff, cl_event *done)                                                     \
+    {                                                                                                                 \
+        return clg_##name##_enqueue(ctx, (const desc_type *)d, clg_context_cl_queue(ctx), data, doff, idx, ioff, out, \
+                                    ooff, 0, NULL, done);                                                             \
+    }                                                                                                                 \
+    static const indexed_op name##_op = {name##_sizes, name##_reference, name##_sync, name##_enqueue};
+
+INDEXED_OP(gather, clg_gather_desc)
+INDEXED_OP(gather_elements, clg_gather_elements_desc)
+INDEXED_OP(gather_nd, clg_gather_nd_desc)
+
+static void indexed_case(fuzz_input *in, const indexed_op *op, const void *d, clg_dtype index_type)
 {
-    clg_gather_desc d;
-    uint64_t axis_storage[2];
-    fuzz_gather_desc(in, &d, axis_storage);
     uint64_t data_bytes, index_bytes, out_bytes;
-    if (clg_gather_sizes(&d, &data_bytes, &index_bytes, &out_bytes) != CLG_SUCCESS) return;
+    if (op->sizes(d, &data_bytes, &index_bytes, &out_bytes) != CLG_SUCCESS) return;
     if (data_bytes > LIMIT || index_bytes > LIMIT || out_bytes > LIMIT) return;
     unsigned char *data = fuzz_alloc_filled(in, data_bytes), *idx = fuzz_alloc_filled(in, index_bytes);
     unsigned char *want = malloc(out_bytes + 1), *got = malloc(out_bytes + 1);
     memset(want, POISON, out_bytes + 1);
     memset(got, POISON, out_bytes + 1);
-    clg_status ref = clg_gather_reference(&d, data, data_bytes, idx, index_bytes, want, out_bytes);
-    clg_status sync = clg_gather(ctx, &d, data, data_bytes, idx, index_bytes, got, out_bytes);
+    clg_status ref = op->reference(d, data, data_bytes, idx, index_bytes, want, out_bytes);
+    clg_status sync = op->sync(d, data, data_bytes, idx, index_bytes, got, out_bytes);
     if (sync != ref) differ("sync status");
     if (memcmp(got, want, out_bytes) != 0) differ("sync output");
 
     /* enqueue: offsets chosen by the fuzzer (indices aligned to their element size) */
-    size_t guard = fuzz_u8(in) % GUARD, isize = clg_dtype_size(d.indices.type);
+    size_t guard = fuzz_u8(in) % GUARD, isize = clg_dtype_size(index_type);
     size_t iguard = (guard + isize - 1) / isize * isize;
     cl_mem bd = guarded(data, data_bytes, guard), bi = guarded(idx, index_bytes, iguard),
            bo = guarded(NULL, out_bytes, guard);
     cl_event done = NULL;
-    clg_status enq =
-        clg_gather_enqueue(ctx, &d, clg_context_cl_queue(ctx), bd, guard, bi, iguard, bo, guard, 0, NULL, &done);
+    clg_status enq = op->enqueue(d, bd, guard, bi, iguard, bo, guard, &done);
     if (enq != ref) differ("enqueue status");
     if (done) clReleaseEvent(done);
     unsigned char *region = malloc(guard + out_bytes + guard + 1);
@@ -81,6 +117,28 @@ static void gather_case(fuzz_input *in)
     free(idx);
     free(want);
     free(got);
+}
+
+static void gather_case(fuzz_input *in)
+{
+    clg_gather_desc d;
+    uint64_t axis_storage[2];
+    fuzz_gather_desc(in, &d, axis_storage);
+    indexed_case(in, &gather_op, &d, d.indices.type);
+}
+
+static void gather_elements_case(fuzz_input *in)
+{
+    clg_gather_elements_desc d;
+    fuzz_gather_elements_desc(in, &d);
+    indexed_case(in, &gather_elements_op, &d, d.indices.type);
+}
+
+static void gather_nd_case(fuzz_input *in)
+{
+    clg_gather_nd_desc d;
+    fuzz_gather_nd_desc(in, &d);
+    indexed_case(in, &gather_nd_op, &d, d.indices.type);
 }
 
 static void gather_tree_case(fuzz_input *in)
@@ -108,8 +166,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!ctx && clg_context_create_default(NULL, 0, &ctx) != CLG_SUCCESS) abort();
     fuzz_input in = {data, size};
-    if (fuzz_u8(&in) & 1)
+    /* odd: GatherTree; even: Gather, GatherElements or GatherND by the next bits (as fuzz_plan) */
+    const uint8_t which = fuzz_u8(&in);
+    if (which & 1)
         gather_tree_case(&in);
+    else if ((which >> 1) % 3 == 1)
+        gather_elements_case(&in);
+    else if ((which >> 1) % 3 == 2)
+        gather_nd_case(&in);
     else
         gather_case(&in);
     return 0;

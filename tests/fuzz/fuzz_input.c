@@ -82,6 +82,48 @@ void fuzz_gather_desc(fuzz_input *in, clg_gather_desc *d, uint64_t axis_storage[
     d->oob_policy = policy == 255 ? (clg_oob_policy)9 : (clg_oob_policy)(policy % CLG_OOB_COUNT);
 }
 
+static clg_oob_policy fuzz_policy(fuzz_input *in)
+{
+    uint8_t policy = fuzz_u8(in);
+    return policy == 255 ? (clg_oob_policy)9 : (clg_oob_policy)(policy % CLG_OOB_COUNT);
+}
+
+void fuzz_gather_elements_desc(fuzz_input *in, clg_gather_elements_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    uint8_t p = fuzz_u8(in);
+    d->preset =
+        p == 255 ? (clg_gather_elements_preset)99 : (clg_gather_elements_preset)(p % CLG_GATHER_ELEMENTS_PRESET_COUNT);
+    fuzz_tensor(in, &d->data, fuzz_type(in), 6);
+    fuzz_tensor(in, &d->indices, fuzz_type(in), 6);
+    /* mostly the data's rank, with each extent the data's or below it, so that shapes can be valid */
+    uint8_t mix = fuzz_u8(in);
+    if (mix & 1) {
+        d->indices.rank = d->data.rank;
+        for (int k = 0; k < d->data.rank && k < CLG_MAX_RANK; ++k)
+            if (fuzz_u8(in) & 1 && d->data.shape[k] > 0) d->indices.shape[k] = d->data.shape[k] - (mix >> 1 & 1);
+    }
+    d->axis = (int64_t)(int8_t)fuzz_u8(in) % 9;
+    d->oob_policy = fuzz_policy(in);
+}
+
+void fuzz_gather_nd_desc(fuzz_input *in, clg_gather_nd_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    uint8_t p = fuzz_u8(in);
+    d->preset = p == 255 ? (clg_gather_nd_preset)99 : (clg_gather_nd_preset)(p % CLG_GATHER_ND_PRESET_COUNT);
+    fuzz_tensor(in, &d->data, fuzz_type(in), 6);
+    fuzz_tensor(in, &d->indices, fuzz_type(in), 6);
+    d->batch_dims = (int64_t)(int8_t)fuzz_u8(in) % 8;
+    uint8_t mix = fuzz_u8(in);
+    if (mix & 1) /* share the batch dimensions */
+        for (int64_t k = 0; k < d->batch_dims && k < d->data.rank && k < d->indices.rank && k < CLG_MAX_RANK; ++k)
+            d->indices.shape[k] = d->data.shape[k];
+    if (mix & 2 && d->indices.rank >= 1 && d->indices.rank <= CLG_MAX_RANK) /* a tuple length within the data rank */
+        d->indices.shape[d->indices.rank - 1] = 1 + (mix >> 2) % (d->data.rank > 0 ? d->data.rank : 1);
+    d->oob_policy = fuzz_policy(in);
+}
+
 void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d)
 {
     memset(d, 0, sizeof *d);

@@ -1,4 +1,5 @@
-/* Consuming fuzzer bytes as typed values, and building gather / gather-tree descriptors from them.
+/* Consuming fuzzer bytes as typed values, and building Gather, GatherElements, GatherND and GatherTree
+ * descriptors from them.
  * Running out of bytes yields zeros, so every input decodes to something. */
 #ifndef CLG_FUZZ_INPUT_H
 #define CLG_FUZZ_INPUT_H
@@ -23,6 +24,12 @@ void fuzz_bytes(fuzz_input *in, void *out, size_t n);
 /* A gather descriptor of fuzzer-chosen preset, types, ranks, shapes, axis (attribute or tensor of
  * any integer type held in axis_storage), batch_dims and policy: valid or not. */
 void fuzz_gather_desc(fuzz_input *in, clg_gather_desc *d, uint64_t axis_storage[2]);
+/* A GatherElements descriptor of fuzzer-chosen preset, types, shapes (the indices often the data's,
+ * or narrower), axis and policy: valid or not. */
+void fuzz_gather_elements_desc(fuzz_input *in, clg_gather_elements_desc *d);
+/* A GatherND descriptor of fuzzer-chosen preset, types, shapes (shared batch dimensions and a tuple
+ * length within the data rank now and then), batch_dims and policy: valid or not. */
+void fuzz_gather_nd_desc(fuzz_input *in, clg_gather_nd_desc *d);
 /* A gather-tree descriptor, valid or not. */
 void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d);
 

@@ -72,6 +72,23 @@ int support_run_suite(Suite *suite)
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+int support_run_looped_tests(const char *suite, double timeout, const TTest *looped, int loops,
+                             const TTest *const *tests, size_t count)
+{
+    Suite *s = suite_create(suite);
+    TCase *tc = tcase_create(suite);
+    tcase_set_timeout(tc, timeout);
+    if (looped) tcase_add_loop_test(tc, looped, 0, loops);
+    for (size_t k = 0; k < count; ++k) tcase_add_test(tc, tests[k]);
+    suite_add_tcase(s, tc);
+    return support_run_suite(s);
+}
+
+int support_run_tests(const char *suite, double timeout, const TTest *const *tests, size_t count)
+{
+    return support_run_looped_tests(suite, timeout, NULL, 0, tests, count);
+}
+
 uint64_t support_next(support_rng *rng)
 {
     uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
@@ -162,44 +179,24 @@ clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_
     return d;
 }
 
-static cl_mem guarded_buffer(cl_context cl, const void *content, size_t bytes, size_t guard)
+clg_gather_elements_desc support_elements_desc(clg_gather_elements_preset preset, clg_dtype data_type, int32_t rank,
+                                               const int64_t *data_shape, clg_dtype index_type,
+                                               const int64_t *indices_shape, int64_t axis)
 {
-    size_t total = guard + bytes + guard;
-    unsigned char *staging = malloc(total ? total : 1);
-    ck_assert_ptr_nonnull(staging);
-    memset(staging, POISON_BYTE, total ? total : 1);
-    if (content && bytes) memcpy(staging + guard, content, bytes);
-    cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total ? total : 1, staging, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    free(staging);
-    return mem;
+    clg_gather_elements_desc d = {.preset = preset, .axis = axis};
+    support_shape(&d.data, data_type, rank, data_shape);
+    support_shape(&d.indices, index_type, rank, indices_shape);
+    return d;
 }
 
-clg_status support_enqueue_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
-                                  const void *indices, size_t indices_bytes, size_t out_bytes, size_t guard,
-                                  void *out_region)
+clg_gather_nd_desc support_nd_desc(clg_gather_nd_preset preset, clg_dtype data_type, int32_t data_rank,
+                                   const int64_t *data_shape, clg_dtype index_type, int32_t indices_rank,
+                                   const int64_t *indices_shape, int64_t batch_dims)
 {
-    cl_context cl = clg_context_cl_context(ctx);
-    cl_command_queue queue = clg_context_cl_queue(ctx);
-    size_t index_size = clg_dtype_size(desc->indices.type);
-    size_t index_guard = index_size ? (guard + index_size - 1) / index_size * index_size : guard;
-    cl_mem d = guarded_buffer(cl, data, data_bytes, guard);
-    cl_mem i = guarded_buffer(cl, indices, indices_bytes, index_guard);
-    cl_mem o = guarded_buffer(cl, NULL, out_bytes, guard);
-    cl_event done = NULL;
-    clg_status st = clg_gather_enqueue(ctx, desc, queue, d, guard, i, index_guard, o, guard, 0, NULL, &done);
-    if (st == CLG_SUCCESS) {
-        ck_assert_ptr_nonnull(done);
-        ck_assert_int_eq(clWaitForEvents(1, &done), CL_SUCCESS);
-        clReleaseEvent(done);
-    }
-    ck_assert_int_eq(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, guard + out_bytes + guard, out_region, 0, NULL, NULL),
-                     CL_SUCCESS);
-    clReleaseMemObject(d);
-    clReleaseMemObject(i);
-    clReleaseMemObject(o);
-    return st;
+    clg_gather_nd_desc d = {.preset = preset, .batch_dims = batch_dims};
+    support_shape(&d.data, data_type, data_rank, data_shape);
+    support_shape(&d.indices, index_type, indices_rank, indices_shape);
+    return d;
 }
 
 int support_guards_intact(const void *region, size_t guard, size_t bytes)

@@ -26,6 +26,15 @@ int support_scaled(int count);
 /* Run a suite without forking; returns the process exit status. */
 int support_run_suite(Suite *suite);
 
+/* Run the tests of a suite (one test case, each test given timeout seconds) without forking; returns
+ * the process exit status. SUPPORT_TESTS(a, b, ...) lists the tests (names defined by START_TEST). */
+int support_run_tests(const char *suite, double timeout, const TTest *const *tests, size_t count);
+/* The same with a loop test first, run `loops` times (Check's _i is 0 .. loops - 1). */
+int support_run_looped_tests(const char *suite, double timeout, const TTest *looped, int loops,
+                             const TTest *const *tests, size_t count);
+#define SUPPORT_TESTS(...) \
+    (const TTest *const[]){__VA_ARGS__}, sizeof((const TTest *const[]){__VA_ARGS__}) / sizeof(const TTest *)
+
 /* splitmix64: deterministic across platforms. */
 typedef struct support_rng {
     uint64_t state;
@@ -52,15 +61,17 @@ clg_gather_desc support_onnx_desc(clg_preset preset, clg_dtype data_type, int32_
                                   clg_dtype index_type, int32_t indices_rank, const int64_t *indices_shape,
                                   int64_t axis);
 
-#endif
+/* A GatherElements descriptor (indices of the data's rank). */
+clg_gather_elements_desc support_elements_desc(clg_gather_elements_preset preset, clg_dtype data_type, int32_t rank,
+                                               const int64_t *data_shape, clg_dtype index_type,
+                                               const int64_t *indices_shape, int64_t axis);
 
-/* Run a gather through clg_gather_enqueue on the context's queue, with every tensor placed inside a
- * larger cl_mem: `guard` bytes before and after each tensor (the data and output guards hold
- * POISON_BYTE). out_region receives the whole output cl_mem, guards included (guard + out_bytes +
- * guard bytes, pre-filled with POISON_BYTE). The indices guard is rounded up to the index size. */
-clg_status support_enqueue_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
-                                  const void *indices, size_t indices_bytes, size_t out_bytes, size_t guard,
-                                  void *out_region);
+/* A GatherND descriptor. */
+clg_gather_nd_desc support_nd_desc(clg_gather_nd_preset preset, clg_dtype data_type, int32_t data_rank,
+                                   const int64_t *data_shape, clg_dtype index_type, int32_t indices_rank,
+                                   const int64_t *indices_shape, int64_t batch_dims);
 
 /* Whether the guard bytes around a tensor of `bytes` inside region are still poison. */
 int support_guards_intact(const void *region, size_t guard, size_t bytes);
+
+#endif

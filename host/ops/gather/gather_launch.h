@@ -1,16 +1,10 @@
-/* Gather's kernel launch: choosing a kernel specialization from the plan, the device and the
- * buffers, and enqueueing it. */
+/* Gather's kernel launch: the plan's [B, O, A, N, I] as row copies (core/row_gather.h), one index per
+ * row (kernels_cl/gather_rows_cpu.cl, gather_rows_gpu.cl). */
 #ifndef CLG_GATHER_LAUNCH_H
 #define CLG_GATHER_LAUNCH_H
 
 #include "core/operation.h"
 #include "ops/gather/gather_plan.h"
-
-/* How gather rows are mapped to work-items (clg_context_maps_adjacent). */
-typedef enum clg_gather_mapping {
-    CLG_MAPPING_ROW_RUNS = 1, /* CPU devices: each work-item copies a run of whole rows */
-    CLG_MAPPING_ROW_UNITS,    /* GPUs: adjacent work-items copy adjacent units of a row */
-} clg_gather_mapping;
 
 /* The operation's launch (operation.h): buffers are data, indices and the output. Out-of-range
  * indices give zeros, or clamp under CLG_OOB_CLAMP; the error policy has been applied before, or,

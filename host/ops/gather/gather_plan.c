@@ -1,7 +1,7 @@
 #include "ops/gather/gather_plan.h"
 
 #include "core/index_value.h"
-#include "core/size_math.h"
+#include "core/plan_checks.h"
 #include "core/status.h"
 
 #include <inttypes.h>
@@ -9,18 +9,6 @@
 
 static bool preset_is_onnx(clg_preset p) { return p == CLG_ONNX_1 || p == CLG_ONNX_11 || p == CLG_ONNX_13; }
 static bool preset_has_batch_dims(clg_preset p) { return p == CLG_OV_GATHER_7 || p == CLG_OV_GATHER_8; }
-
-static clg_status check_tensor_shape(const clg_tensor_desc *t, const char *name, int32_t min_rank)
-{
-    if (t->rank < min_rank || t->rank > CLG_MAX_RANK)
-        return clg_fail(CLG_ERR_INVALID_RANK, "%s rank %d is outside [%d, %d]", name, (int)t->rank, (int)min_rank,
-                        CLG_MAX_RANK);
-    for (int32_t d = 0; d < t->rank; ++d)
-        if (t->shape[d] < 0)
-            return clg_fail(CLG_ERR_INVALID_DIMENSION, "%s.shape[%d] = %" PRId64 " is negative", name, (int)d,
-                            t->shape[d]);
-    return CLG_SUCCESS;
-}
 
 /* The axis before normalization: the ONNX attribute or the OpenVINO input tensor. */
 static clg_status read_axis(const clg_gather_desc *desc, int64_t *axis)
@@ -55,22 +43,16 @@ static clg_status read_axis(const clg_gather_desc *desc, int64_t *axis)
 
 static clg_status check_types(const clg_gather_desc *desc)
 {
+    static const clg_dtype onnx_index_types[] = {CLG_I32, CLG_I64, CLG_DTYPE_INVALID};
     if ((int)desc->preset <= 0 || (int)desc->preset >= (int)CLG_PRESET_COUNT)
         return clg_fail(CLG_ERR_INVALID_PRESET, "preset = %d is not a clg_preset", (int)desc->preset);
-    if (clg_dtype_size(desc->data.type) == 0)
-        return clg_fail(CLG_ERR_INVALID_DTYPE, "data type = %d is not a clg_dtype", (int)desc->data.type);
-    if (desc->data.type == CLG_BF16 && (desc->preset == CLG_ONNX_1 || desc->preset == CLG_ONNX_11))
-        return clg_fail(CLG_ERR_INVALID_DTYPE, "data type bf16 needs onnx-13 (preset is %s)",
-                        clg_preset_name(desc->preset));
-    if (!clg_dtype_is_integer(desc->indices.type))
-        return clg_fail(CLG_ERR_INVALID_INDEX_TYPE, "indices type %s is not an integer type",
-                        clg_dtype_name(desc->indices.type));
-    if (preset_is_onnx(desc->preset) && desc->indices.type != CLG_I32 && desc->indices.type != CLG_I64)
-        return clg_fail(CLG_ERR_INVALID_INDEX_TYPE, "indices type %s: preset %s accepts i32 and i64 only",
-                        clg_dtype_name(desc->indices.type), clg_preset_name(desc->preset));
-    if ((int)desc->oob_policy < 0 || (int)desc->oob_policy >= (int)CLG_OOB_COUNT)
-        return clg_fail(CLG_ERR_INVALID_POLICY, "oob_policy = %d is not a clg_oob_policy", (int)desc->oob_policy);
-    return CLG_SUCCESS;
+    const char *preset = clg_preset_name(desc->preset);
+    const bool onnx = preset_is_onnx(desc->preset);
+    clg_status st = clg_check_data_type(desc->data.type, desc->preset != CLG_ONNX_1 && desc->preset != CLG_ONNX_11,
+                                        "onnx-13", preset);
+    if (st == CLG_SUCCESS)
+        st = clg_check_index_type(desc->indices.type, onnx ? onnx_index_types : NULL, "i32 and i64", preset);
+    return st == CLG_SUCCESS ? clg_check_policy(desc->oob_policy) : st;
 }
 
 static clg_status normalize_axes(const clg_gather_desc *desc, int32_t *axis_out, int32_t *batch_dims_out)
@@ -101,12 +83,8 @@ static clg_status normalize_axes(const clg_gather_desc *desc, int32_t *axis_out,
                             "batch_dims = %" PRId64 " (normalized) is greater than axis = %" PRId64 " (normalized)", b,
                             axis);
     }
-    for (int64_t d = 0; d < b; ++d)
-        if (desc->data.shape[d] != desc->indices.shape[d])
-            return clg_fail(CLG_ERR_BATCH_SHAPE_MISMATCH,
-                            "data.shape[%" PRId64 "] = %" PRId64 " differs from indices.shape[%" PRId64 "] = %" PRId64
-                            " within batch_dims = %" PRId64,
-                            d, desc->data.shape[d], d, desc->indices.shape[d], b);
+    st = clg_check_batch_shapes(&desc->data, &desc->indices, b);
+    if (st != CLG_SUCCESS) return st;
     *axis_out = (int32_t)axis;
     *batch_dims_out = (int32_t)b;
     return CLG_SUCCESS;
@@ -116,32 +94,18 @@ static clg_status compute_sizes(const clg_gather_desc *desc, clg_gather_plan *p)
 {
     const int64_t *ds = desc->data.shape, *is = desc->indices.shape;
     const int32_t a = p->axis, b = p->batch_dims;
-    clg_size B = clg_size_product(ds, 0, b), O = clg_size_product(ds, b, a), A = clg_size_of((uint64_t)ds[a]),
+    clg_size B = clg_size_product(ds, 0, b), O = clg_size_product(ds, b, a),
              N = clg_size_product(is, b, desc->indices.rank), I = clg_size_product(ds, a + 1, desc->data.rank);
-    clg_size data_elems = clg_size_product(ds, 0, desc->data.rank);
-    clg_size index_elems = clg_size_product(is, 0, desc->indices.rank);
-    clg_size out_elems = clg_size_mul(clg_size_mul(B, O), clg_size_mul(N, I));
-    clg_size data_bytes = clg_size_mul(data_elems, clg_size_of(p->elem_size));
-    clg_size index_bytes = clg_size_mul(index_elems, clg_size_of(p->index_size));
-    clg_size out_bytes = clg_size_mul(out_elems, clg_size_of(p->elem_size));
-    if (data_bytes.overflow)
-        return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data size (elements x %zu bytes) overflows 64 bits", p->elem_size);
-    if (index_bytes.overflow)
-        return clg_fail(CLG_ERR_SIZE_OVERFLOW, "indices size (elements x %zu bytes) overflows 64 bits", p->index_size);
-    if (out_bytes.overflow)
-        return clg_fail(CLG_ERR_SIZE_OVERFLOW, "output size (elements x %zu bytes) overflows 64 bits", p->elem_size);
+    clg_status st = clg_check_byte_sizes(
+        clg_size_product(ds, 0, desc->data.rank), clg_size_product(is, 0, desc->indices.rank),
+        clg_size_mul(clg_size_mul(B, O), clg_size_mul(N, I)), p->io.elem_size, p->io.index_size, &p->io.size);
+    if (st != CLG_SUCCESS) return st;
     /* Factors of a non-empty output cannot have overflowed; those of an empty one are never used. */
     p->B = B.value;
     p->O = O.value;
-    p->A = A.value;
+    p->A = (uint64_t)ds[a];
     p->N = N.value;
     p->I = I.value;
-    p->data_elems = data_elems.value;
-    p->index_elems = index_elems.value;
-    p->out_elems = out_elems.value;
-    p->data_bytes = data_bytes.value;
-    p->index_bytes = index_bytes.value;
-    p->out_bytes = out_bytes.value;
     return CLG_SUCCESS;
 }
 
@@ -150,59 +114,21 @@ clg_status clg_gather_plan_make(const clg_gather_desc *desc, clg_gather_plan *p)
     if (!desc) return clg_fail(CLG_ERR_NULL_ARGUMENT, "desc is NULL");
     memset(p, 0, sizeof *p);
     clg_status st = check_types(desc);
-    if (st == CLG_SUCCESS) st = check_tensor_shape(&desc->data, "data", 1);
-    if (st == CLG_SUCCESS) st = check_tensor_shape(&desc->indices, "indices", 0);
+    if (st == CLG_SUCCESS) st = clg_check_tensor_shape(&desc->data, "data", 1);
+    if (st == CLG_SUCCESS) st = clg_check_tensor_shape(&desc->indices, "indices", 0);
     if (st == CLG_SUCCESS) st = normalize_axes(desc, &p->axis, &p->batch_dims);
     if (st != CLG_SUCCESS) return st;
 
-    p->elem_size = clg_dtype_size(desc->data.type);
-    p->index_type = desc->indices.type;
-    p->index_size = clg_dtype_size(desc->indices.type);
-    if (desc->oob_policy != CLG_OOB_PRESET)
-        p->policy = desc->oob_policy;
-    else
-        p->policy = preset_is_onnx(desc->preset) ? CLG_OOB_ERROR : CLG_OOB_ZERO;
+    clg_gather_io_types(&p->io, desc->data.type, desc->indices.type, desc->oob_policy, preset_is_onnx(desc->preset));
 
     st = compute_sizes(desc, p);
     if (st != CLG_SUCCESS) return st;
 
     int32_t r = 0;
-    for (int32_t d = 0; d < p->axis; ++d) p->out_shape[r++] = desc->data.shape[d];
-    for (int32_t d = p->batch_dims; d < desc->indices.rank; ++d) p->out_shape[r++] = desc->indices.shape[d];
-    for (int32_t d = p->axis + 1; d < desc->data.rank; ++d) p->out_shape[r++] = desc->data.shape[d];
-    p->out_rank = r;
-    p->bound = (clg_index_bound){.index_type = p->index_type,
-                                 .index_size = p->index_size,
-                                 .count = p->index_elems,
-                                 .A = p->A,
-                                 .axis = p->axis,
-                                 .indices_rank = desc->indices.rank};
-    memcpy(p->bound.indices_shape, desc->indices.shape, sizeof p->bound.indices_shape);
-    return CLG_SUCCESS;
-}
-
-clg_status clg_gather_output_shape(const clg_gather_desc *desc, int32_t *out_rank,
-                                   int64_t out_shape[CLG_MAX_OUTPUT_RANK])
-{
-    clg_clear_error();
-    if (!out_rank || !out_shape) return clg_fail(CLG_ERR_NULL_ARGUMENT, "out_rank or out_shape is NULL");
-    clg_gather_plan plan;
-    clg_status st = clg_gather_plan_make(desc, &plan);
-    if (st != CLG_SUCCESS) return st;
-    *out_rank = plan.out_rank;
-    memcpy(out_shape, plan.out_shape, sizeof plan.out_shape);
-    return CLG_SUCCESS;
-}
-
-clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_bytes, uint64_t *indices_bytes,
-                            uint64_t *output_bytes)
-{
-    clg_clear_error();
-    clg_gather_plan plan;
-    clg_status st = clg_gather_plan_make(desc, &plan);
-    if (st != CLG_SUCCESS) return st;
-    if (data_bytes) *data_bytes = plan.data_bytes;
-    if (indices_bytes) *indices_bytes = plan.index_bytes;
-    if (output_bytes) *output_bytes = plan.out_bytes;
+    for (int32_t d = 0; d < p->axis; ++d) p->io.out_shape[r++] = desc->data.shape[d];
+    for (int32_t d = p->batch_dims; d < desc->indices.rank; ++d) p->io.out_shape[r++] = desc->indices.shape[d];
+    for (int32_t d = p->axis + 1; d < desc->data.rank; ++d) p->io.out_shape[r++] = desc->data.shape[d];
+    p->io.out_rank = r;
+    p->bound = clg_index_bound_of(&desc->indices, p->io.size.index_elems, p->A, p->axis);
     return CLG_SUCCESS;
 }

@@ -1,7 +1,6 @@
 /* Names of the gather presets. */
 #include "clgather.h"
-
-#include <string.h>
+#include "core/name_table.h"
 
 static const char *const preset_names[CLG_PRESET_COUNT] = {
     [CLG_PRESET_INVALID] = "invalid",  [CLG_ONNX_1] = "onnx-1",           [CLG_ONNX_11] = "onnx-11",
@@ -9,15 +8,9 @@ static const char *const preset_names[CLG_PRESET_COUNT] = {
     [CLG_OV_GATHER_8] = "ov-gather-8",
 };
 
-const char *clg_preset_name(clg_preset preset)
-{
-    return ((int)preset > 0 && (int)preset < (int)CLG_PRESET_COUNT) ? preset_names[preset] : "invalid";
-}
+const char *clg_preset_name(clg_preset preset) { return clg_name_of(preset_names, CLG_PRESET_COUNT, (int)preset); }
 
 clg_preset clg_preset_from_name(const char *name)
 {
-    if (!name) return CLG_PRESET_INVALID;
-    for (int p = 1; p < (int)CLG_PRESET_COUNT; ++p)
-        if (strcmp(preset_names[p], name) == 0) return (clg_preset)p;
-    return CLG_PRESET_INVALID;
+    return (clg_preset)clg_value_named(preset_names, CLG_PRESET_COUNT, name);
 }

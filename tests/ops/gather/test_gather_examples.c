@@ -1,59 +1,19 @@
 /* Every worked example of the ONNX Gather operator page (opsets 1, 11, 13) and of the OpenVINO
  * Gather-1, -7 and -8 specifications, each its own test, each checked on the CPU reference, the
- * synchronous OpenCL path and the enqueue path (with guard bytes), against the values and the output
- * shape the spec gives. */
-#include "test_support.h"
+ * synchronous OpenCL path and the enqueue path (with guard bytes), under both kernel mappings, against
+ * the values and the output shape the spec gives. */
+#include "op_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct example {
-    clg_gather_desc desc;
-    const void *data;
-    size_t data_bytes;
-    const void *indices;
-    size_t index_bytes;
-    const void *expected;
-    size_t expected_bytes;
-    int32_t expected_rank;
-    const int64_t *expected_shape;
-} example;
-
-static void check_example(const example *ex)
-{
-    int32_t rank = -1;
-    int64_t shape[CLG_MAX_OUTPUT_RANK];
-    clg_status st = clg_gather_output_shape(&ex->desc, &rank, shape);
-    ck_assert_msg(st == CLG_SUCCESS, "%s", clg_last_error_message());
-    ck_assert_int_eq(rank, ex->expected_rank);
-    for (int32_t d = 0; d < rank; ++d) ck_assert_int_eq(shape[d], ex->expected_shape[d]);
-
-    unsigned char *out = support_poisoned(ex->expected_bytes);
-    st = clg_gather_reference(&ex->desc, ex->data, ex->data_bytes, ex->indices, ex->index_bytes, out,
-                              ex->expected_bytes);
-    ck_assert_msg(st == CLG_SUCCESS, "reference: %s", clg_last_error_message());
-    ck_assert_mem_eq(out, ex->expected, ex->expected_bytes);
-
-    memset(out, POISON_BYTE, ex->expected_bytes);
-    st = clg_gather(support_cl_context(), &ex->desc, ex->data, ex->data_bytes, ex->indices, ex->index_bytes, out,
-                    ex->expected_bytes);
-    ck_assert_msg(st == CLG_SUCCESS, "OpenCL sync: %s", clg_last_error_message());
-    ck_assert_mem_eq(out, ex->expected, ex->expected_bytes);
-    free(out);
-
-    const size_t guard = 24;
-    unsigned char *region = support_poisoned(guard + ex->expected_bytes + guard);
-    st = support_enqueue_gather(support_cl_context(), &ex->desc, ex->data, ex->data_bytes, ex->indices, ex->index_bytes,
-                                ex->expected_bytes, guard, region);
-    ck_assert_msg(st == CLG_SUCCESS, "OpenCL enqueue: %s", clg_last_error_message());
-    ck_assert_mem_eq(region + guard, ex->expected, ex->expected_bytes);
-    ck_assert(support_guards_intact(region, guard, ex->expected_bytes));
-    free(region);
-}
-
-#define EXAMPLE(d, dat, idx, want, want_shape)                                       \
-    check_example(&(example){d, dat, sizeof dat, idx, sizeof idx, want, sizeof want, \
-                             (int32_t)(sizeof want_shape / sizeof want_shape[0]), want_shape})
+/* The example through every entry point (op_support.h), with its output shape want_shape. */
+#define EXAMPLE(d, dat, idx, want, want_shape)                                                             \
+    do {                                                                                                   \
+        const clg_gather_desc desc = d;                                                                    \
+        support_check_example(&support_gather, &desc, dat, sizeof dat, idx, sizeof idx, want, sizeof want, \
+                              (int32_t)(sizeof want_shape / sizeof want_shape[0]), want_shape);            \
+    } while (0)
 
 /* ---- ONNX Gather (opsets 1, 11, 13) ---- */
 
@@ -154,7 +114,7 @@ START_TEST(ov_gather1_shape_example)
         for (size_t k = 0; k < idx_n; ++k)
             memcpy(want + (p * idx_n + k) * 240, data + (p * 12 + (size_t)idx[k]) * 240, 240);
     clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_1, CLG_U8, 4, ds, CLG_I32, 4, is, &axis, 0);
-    check_example(&(example){d, data, data_n, idx, idx_n * sizeof *idx, want, out_n, 7, os});
+    support_check_example(&support_gather, &d, data, data_n, idx, idx_n * sizeof *idx, want, out_n, 7, os);
     free(data);
     free(idx);
     free(want);

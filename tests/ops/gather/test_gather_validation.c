@@ -2,7 +2,7 @@
  * on every entry point (shape inference, reference, synchronous and enqueue OpenCL paths), that the
  * message names the offending value, and that the output buffer is unchanged. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
-#include "test_support.h"
+#include "op_support.h"
 #include "testing/testing.h"
 
 #include <stdint.h>
@@ -14,30 +14,8 @@
 /* Host buffers large enough for every small descriptor below, holding valid indices (zeros). */
 static unsigned char data_buf[SMALL], index_buf[SMALL];
 
-static void expect_rejected_everywhere(const clg_gather_desc *d, clg_status want, const char *fragment)
-{
-    int32_t rank;
-    int64_t shape[CLG_MAX_OUTPUT_RANK];
-    clg_status st = clg_gather_output_shape(d, &rank, shape);
-    ck_assert_msg(st == want, "output_shape: %s, want %s (%s)", clg_status_string(st), clg_status_string(want),
-                  clg_last_error_message());
-    ck_assert_msg(strstr(clg_last_error_message(), fragment), "message \"%s\" lacks \"%s\"", clg_last_error_message(),
-                  fragment);
-
-    unsigned char *out = support_poisoned(SMALL);
-    st = clg_gather_reference(d, data_buf, SMALL, index_buf, SMALL, out, SMALL);
-    ck_assert_msg(st == want, "reference: %s (%s)", clg_status_string(st), clg_last_error_message());
-    st = clg_gather(support_cl_context(), d, data_buf, SMALL, index_buf, SMALL, out, SMALL);
-    ck_assert_msg(st == want, "sync: %s (%s)", clg_status_string(st), clg_last_error_message());
-    ck_assert(support_all_poison(out, SMALL));
-    free(out);
-
-    unsigned char *region = support_poisoned(SMALL + 32);
-    st = support_enqueue_gather(support_cl_context(), d, data_buf, SMALL, index_buf, SMALL, SMALL, 16, region);
-    ck_assert_msg(st == want, "enqueue: %s (%s)", clg_status_string(st), clg_last_error_message());
-    ck_assert(support_all_poison(region, SMALL + 32));
-    free(region);
-}
+/* Every entry point refuses d with this status and a message holding the fragment (op_support.h). */
+#define expect_rejected_everywhere(d, want, fragment) support_expect_rejected(&support_gather, d, want, fragment)
 
 static const int64_t s5[] = {5}, s23[] = {2, 3}, s3[] = {3};
 static int64_t axis0 = 0;
@@ -49,17 +27,8 @@ static clg_gather_desc valid_ov8(void)
 
 START_TEST(null_descriptor)
 {
-    int32_t rank;
-    int64_t shape[CLG_MAX_OUTPUT_RANK];
-    ck_assert_int_eq(clg_gather_output_shape(NULL, &rank, shape), CLG_ERR_NULL_ARGUMENT);
     clg_gather_desc d = valid_ov8();
-    ck_assert_int_eq(clg_gather_output_shape(&d, NULL, shape), CLG_ERR_NULL_ARGUMENT);
-    ck_assert_int_eq(clg_gather(NULL, &d, data_buf, SMALL, index_buf, SMALL, data_buf, SMALL), CLG_ERR_NULL_ARGUMENT);
-    unsigned char *out = support_poisoned(SMALL);
-    ck_assert_int_eq(clg_gather_reference(&d, NULL, SMALL, index_buf, SMALL, out, SMALL), CLG_ERR_NULL_ARGUMENT);
-    ck_assert(strstr(clg_last_error_message(), "data is NULL"));
-    ck_assert(support_all_poison(out, SMALL));
-    free(out);
+    support_expect_null_arguments(&support_gather, &d);
 }
 END_TEST
 
@@ -381,26 +350,12 @@ END_TEST
 
 /* ---- the error policy: name the first bad index, write nothing ---- */
 
-static void expect_index_error(const clg_gather_desc *d, const void *idx, size_t idx_bytes, const char *fragment)
-{
-    const int32_t data[6] = {1, 2, 3, 4, 5, 6};
-    unsigned char *out = support_poisoned(SMALL);
-    ck_assert_int_eq(clg_gather_reference(d, data, sizeof data, idx, idx_bytes, out, SMALL),
-                     CLG_ERR_INDEX_OUT_OF_RANGE);
-    ck_assert_msg(strstr(clg_last_error_message(), fragment), "reference: %s", clg_last_error_message());
-    ck_assert_int_eq(clg_gather(support_cl_context(), d, data, sizeof data, idx, idx_bytes, out, SMALL),
-                     CLG_ERR_INDEX_OUT_OF_RANGE);
-    ck_assert_msg(strstr(clg_last_error_message(), fragment), "sync: %s", clg_last_error_message());
-    ck_assert(support_all_poison(out, SMALL));
-    free(out);
-    unsigned char *region = support_poisoned(SMALL + 64);
-    ck_assert_int_eq(
-        support_enqueue_gather(support_cl_context(), d, data, sizeof data, idx, idx_bytes, SMALL, 32, region),
-        CLG_ERR_INDEX_OUT_OF_RANGE);
-    ck_assert_msg(strstr(clg_last_error_message(), fragment), "enqueue: %s", clg_last_error_message());
-    ck_assert(support_all_poison(region, SMALL + 64));
-    free(region);
-}
+/* The data every error-policy test below reads. */
+static const int32_t error_data[6] = {1, 2, 3, 4, 5, 6};
+
+/* Every entry point fails on idx under the error policy, naming the fragment, writing nothing. */
+#define expect_index_error(d, idx, idx_bytes, fragment) \
+    support_expect_index_error(&support_gather, d, error_data, sizeof error_data, idx, idx_bytes, 256, fragment)
 
 START_TEST(onnx_index_out_of_range_names_first)
 {
@@ -440,25 +395,8 @@ START_TEST(error_policy_finds_first_bad_among_many)
     clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_I32, 1, ds, CLG_I32, 1, is, 0);
     const int32_t data[6] = {0};
     size_t out_bytes = COUNT * 4;
-    unsigned char *out = support_poisoned(out_bytes);
-    ck_assert_int_eq(clg_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out, out_bytes),
-                     CLG_ERR_INDEX_OUT_OF_RANGE);
-    ck_assert(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"));
-    /* the device check in both mappings: chunks per work-item (CPU), adjacent items (GPU) */
-    for (int mapping = 1; mapping <= 2; ++mapping) {
-        clg_testing_force_mapping(support_cl_context(), mapping);
-        unsigned char *region = support_poisoned(out_bytes + 64);
-        ck_assert_int_eq(
-            support_enqueue_gather(support_cl_context(), &d, data, sizeof data, idx, sizeof idx, out_bytes, 32, region),
-            CLG_ERR_INDEX_OUT_OF_RANGE);
-        ck_assert_msg(strstr(clg_last_error_message(), "indices[70001] (flat position 70001) = -7"), "mapping %d: %s",
-                      mapping, clg_last_error_message());
-        ck_assert(support_all_poison(region, out_bytes + 64));
-        free(region);
-    }
-    clg_testing_force_mapping(support_cl_context(), 0);
-    ck_assert(support_all_poison(out, out_bytes));
-    free(out);
+    support_expect_index_error(&support_gather, &d, data, sizeof data, idx, sizeof idx, out_bytes,
+                               "indices[70001] (flat position 70001) = -7");
 }
 END_TEST
 
@@ -472,14 +410,7 @@ START_TEST(empty_axis_with_indices)
     const clg_oob_policy zeroing[] = {CLG_OOB_ZERO, CLG_OOB_CLAMP};
     for (int k = 0; k < 2; ++k) {
         d.oob_policy = zeroing[k];
-        float out[4];
-        const float zeros[4] = {0};
-        memset(out, POISON_BYTE, sizeof out);
-        ck_assert_int_eq(clg_gather(support_cl_context(), &d, NULL, 0, idx, sizeof idx, out, sizeof out), CLG_SUCCESS);
-        ck_assert_mem_eq(out, zeros, sizeof out);
-        memset(out, POISON_BYTE, sizeof out);
-        ck_assert_int_eq(clg_gather_reference(&d, NULL, 0, idx, sizeof idx, out, sizeof out), CLG_SUCCESS);
-        ck_assert_mem_eq(out, zeros, sizeof out);
+        support_expect_zeros(&support_gather, &d, NULL, 0, idx, sizeof idx, 16);
     }
 }
 END_TEST

@@ -1,0 +1,154 @@
+#include "core/row_gather.h"
+
+#include "core/index_value.h"
+#include "core/launch.h"
+#include "core/status.h"
+
+#include <stdio.h>
+
+/* Bound under which the host has proved 32-bit offsets safe: every offset the kernels form, plus
+ * one grid's worth of overshoot, stays below 2^32. */
+#define CLG_OFFSET32_LIMIT        ((uint64_t)1 << 31)
+#define CLG_RUN_BYTES_TARGET      4096u
+#define CLG_RUNS_LOCAL_SIZE       64u
+#define CLG_UNITS_LOCAL_SIZE      256u
+/* Streaming stores pay off once the output is too large to stay in the caches near the cores and
+ * each store writes whole cache lines; below these sizes ordinary stores leave the output in cache
+ * for its consumer (bench/RESULTS.md, changes 6 and 9). */
+#define CLG_STREAM_MIN_BYTES      ((uint64_t)8 << 20)
+#define CLG_STREAM_MIN_ROW_BYTES  128u /* rows of several units */
+#define CLG_STREAM_MIN_UNIT_BYTES 64u  /* rows of one unit: a whole line per store */
+
+typedef struct specialization {
+    size_t move_bytes;
+    int offsets64;
+    clg_row_mapping mapping;
+    uint64_t units_per_row;
+    uint64_t rows;
+    uint64_t rows_per_item;
+    int stream;
+} specialization;
+
+static void build_options(const clg_row_gather *rows, const specialization *s, int gated, char *buf, size_t size)
+{
+    char index_rules[160], tuple[32] = "";
+    clg_index_rules_options(rows->index_type, s->offsets64, rows->policy == CLG_OOB_CLAMP, index_rules,
+                            sizeof index_rules);
+    if (rows->tuple_len > 0) snprintf(tuple, sizeof tuple, " -DTUPLE=%d", (int)rows->tuple_len);
+    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d -DGATE=%d%s", clg_move_type(s->move_bytes), index_rules, s->stream,
+             gated, tuple);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static specialization choose(const clg_context *ctx, const clg_row_gather *rows, const clg_buffer *buffers)
+{
+    specialization s;
+    const uint64_t row_bytes = rows->I * rows->elem_size;
+    s.mapping = clg_context_maps_adjacent(ctx) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
+    /* Row runs (CPU): one work-item moves whole rows, so up to 64 bytes at a time (two AVX2 or one
+     * AVX-512 move). Row units (GPU): 16 bytes per work-item, the widest load that still coalesces. */
+    s.move_bytes = clg_move_unit(ctx, s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16, row_bytes, &buffers[0], &buffers[2]);
+    s.units_per_row = row_bytes / s.move_bytes;
+    s.rows = rows->B * rows->O * rows->N;
+    s.rows_per_item = max_u64(1, CLG_RUN_BYTES_TARGET / row_bytes);
+    /* keep enough work-groups to occupy every compute unit a few times over */
+    uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
+    while (s.rows_per_item > 1 && s.rows / s.rows_per_item < min_items) s.rows_per_item /= 2;
+
+    uint64_t largest = max_u64(max_u64(rows->data_bytes / s.move_bytes, s.rows * s.units_per_row),
+                               max_u64(rows->index_elems, s.rows + s.rows_per_item * CLG_RUNS_LOCAL_SIZE));
+    largest = max_u64(largest, rows->A);
+    s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
+    s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.move_bytes >= 16 &&
+               (s.units_per_row > 1 ? row_bytes >= CLG_STREAM_MIN_ROW_BYTES : row_bytes >= CLG_STREAM_MIN_UNIT_BYTES) &&
+               rows->out_bytes >= CLG_STREAM_MIN_BYTES && CLG_TEST_SWITCH(ctx, force_stream) >= 0;
+    if (CLG_TEST_SWITCH(ctx, force_stream) > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS;
+    return s;
+}
+
+static cl_int set_common_args(cl_kernel k, const clg_row_gather *rows, const specialization *s,
+                              const clg_buffer *buffers)
+{
+    cl_ulong data_offset = buffers[0].offset, out_offset = buffers[2].offset;
+    cl_ulong index_offset = buffers[1].offset / clg_dtype_size(rows->index_type);
+    cl_long A = (cl_long)rows->A;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
+    err |= clSetKernelArg(k, 1, sizeof data_offset, &data_offset);
+    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
+    err |= clSetKernelArg(k, 3, sizeof index_offset, &index_offset);
+    err |= clSetKernelArg(k, 4, sizeof(cl_mem), &buffers[2].mem);
+    err |= clSetKernelArg(k, 5, sizeof out_offset, &out_offset);
+    err |= clg_set_offset_arg(k, 6, s->rows, s->offsets64);
+    err |= clg_set_offset_arg(k, 7, rows->N, s->offsets64);
+    err |= clg_set_offset_arg(k, 8, rows->O, s->offsets64);
+    err |= clSetKernelArg(k, 9, sizeof A, &A);
+    err |= clg_set_offset_arg(k, 10, s->units_per_row, s->offsets64);
+    return err;
+}
+
+clg_row_gather clg_row_gather_of(const clg_gather_io *io, uint64_t B, uint64_t O, uint64_t A, uint64_t N, uint64_t I,
+                                 const clg_kernel_source *cpu_source, const clg_kernel_source *gpu_source)
+{
+    return (clg_row_gather){.B = B,
+                            .O = O,
+                            .A = A,
+                            .N = N,
+                            .I = I,
+                            .elem_size = io->elem_size,
+                            .index_type = io->index_type,
+                            .policy = io->policy,
+                            .data_bytes = io->size.data_bytes,
+                            .index_elems = io->size.index_elems,
+                            .out_bytes = io->size.out_bytes,
+                            .tuple_len = 0,
+                            .cpu_source = cpu_source,
+                            .gpu_source = gpu_source};
+}
+
+clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, cl_command_queue queue,
+                                 const clg_buffer *buffers, cl_mem gate, cl_uint num_events, const cl_event *wait_list,
+                                 cl_event *done)
+{
+    const specialization s = choose(ctx, rows, buffers);
+    char options[256];
+    build_options(rows, &s, gate != NULL, options, sizeof options);
+    const int runs = s.mapping == CLG_MAPPING_ROW_RUNS;
+    const clg_kernel_source *source = runs ? rows->cpu_source : rows->gpu_source;
+    /* gather_row_runs_u1 reads unit 0 of the data for every row, so it needs A > 0 */
+    const char *name = !runs                                 ? "gather_row_units"
+                       : s.units_per_row == 1 && rows->A > 0 ? "gather_row_runs_u1"
+                                                             : "gather_row_runs";
+    clg_kernel_lease lease;
+    clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
+    if (st != CLG_SUCCESS) return st;
+
+    cl_int err = set_common_args(lease.kernel, rows, &s, buffers);
+    uint64_t items[2];
+    size_t local[2];
+    cl_uint dims;
+    cl_uint next_arg = 11;
+    if (runs) {
+        err |= clg_set_offset_arg(lease.kernel, next_arg++, s.rows_per_item, s.offsets64);
+        items[0] = (s.rows + s.rows_per_item - 1) / s.rows_per_item;
+        local[0] = CLG_RUNS_LOCAL_SIZE;
+        dims = 1;
+    } else {
+        /* units of a row across dimension 0, rows across dimension 1 with a grid stride */
+        clg_launch_rows_grid(ctx, &lease, s.units_per_row, s.rows, CLG_UNITS_LOCAL_SIZE, local, items);
+        dims = 2;
+    }
+    if (rows->tuple_len > 0) { /* the extent each tuple component indexes */
+        cl_long8 dims = {{0}};
+        for (int32_t j = 0; j < rows->tuple_len; ++j) dims.s[j] = (cl_long)rows->tuple_dims[j];
+        err |= clSetKernelArg(lease.kernel, next_arg++, sizeof dims, &dims);
+    }
+    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
+    if (err != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(err, "clSetKernelArg (row gather)");
+    }
+    st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
+    return st;
+}

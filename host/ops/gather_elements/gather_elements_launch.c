@@ -1,0 +1,132 @@
+#include "ops/gather_elements/gather_elements_launch.h"
+
+#include "core/index_value.h"
+#include "core/launch.h"
+#include "core/status.h"
+#include "kernel_table.h"
+
+#include <stdio.h>
+
+/* Bound under which the host has proved 32-bit offsets safe: every offset the kernels form, plus
+ * one grid's worth of overshoot, stays below 2^32. */
+#define CLG_OFFSET32_LIMIT   ((uint64_t)1 << 31)
+#define CLG_RUN_BYTES_TARGET 4096u
+#define CLG_RUNS_LOCAL_SIZE  64u
+#define CLG_LINES_LOCAL_SIZE 256u
+
+/* How the innermost walk dimension reads the data (kernels_cl/gather_elements_cpu.cl, INNER). */
+enum inner_kind { INNER_AXIS_ROW = 0, INNER_CONTIGUOUS = 1, INNER_STRIDED = 2 };
+
+typedef struct specialization {
+    int runs;          /* 1: the CPU mapping (runs of elements), 0: the GPU mapping (lines) */
+    size_t move_bytes; /* the unit; an element is elem_size / move_bytes units */
+    int offsets64;
+    enum inner_kind inner;
+    uint64_t per_item; /* elements per work-item (runs) */
+} specialization;
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static specialization choose(const clg_context *ctx, const clg_gather_elements_plan *plan, const clg_buffer *buffers)
+{
+    specialization s;
+    s.runs = !clg_context_maps_adjacent(ctx);
+    s.move_bytes = clg_move_unit(ctx, plan->io.elem_size, plan->io.elem_size, &buffers[0], &buffers[2]);
+    const uint64_t units = plan->io.elem_size / s.move_bytes;
+    const uint64_t inner_stride = plan->walk_stride[plan->walk_rank - 1];
+    if (inner_stride == 0 && plan->axis_stride == 1 && units == 1)
+        s.inner = INNER_AXIS_ROW;
+    else
+        s.inner = inner_stride == 1 ? INNER_CONTIGUOUS : INNER_STRIDED;
+    s.per_item = max_u64(1, CLG_RUN_BYTES_TARGET / plan->io.elem_size);
+    /* keep enough work-groups to occupy every compute unit a few times over */
+    const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
+    while (s.per_item > 1 && plan->io.size.out_elems / s.per_item < min_items) s.per_item /= 2;
+    /* units of data and output, indices, the axis, and the runs' start positions past the end */
+    const uint64_t largest =
+        max_u64(max_u64(plan->io.size.data_bytes / s.move_bytes, plan->io.size.out_bytes / s.move_bytes),
+                max_u64(plan->A, plan->io.size.out_elems + s.per_item * (CLG_RUNS_LOCAL_SIZE + 1)));
+    s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
+    return s;
+}
+
+static void build_options(const clg_gather_elements_plan *plan, const specialization *s, int gated, char *buf,
+                          size_t size)
+{
+    char index_rules[160];
+    clg_index_rules_options(plan->io.index_type, s->offsets64, plan->io.policy == CLG_OOB_CLAMP, index_rules,
+                            sizeof index_rules);
+    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d",
+             clg_move_type(s->move_bytes), plan->io.elem_size / s->move_bytes, (int)plan->walk_rank, (int)s->inner,
+             plan->A == 0, index_rules, gated);
+}
+
+/* The walk's extents and its strides in units, and the axis stride in units. */
+static cl_int set_walk_args(cl_kernel k, cl_uint first, const clg_gather_elements_plan *plan, const specialization *s)
+{
+    const uint64_t units = plan->io.elem_size / s->move_bytes;
+    cl_ulong8 extents = {{0}}, strides = {{0}};
+    for (int32_t j = 0; j < plan->walk_rank; ++j) {
+        extents.s[j] = plan->walk_extent[j];
+        strides.s[j] = plan->walk_stride[j] * units;
+    }
+    cl_long A = (cl_long)plan->A;
+    cl_int err = clSetKernelArg(k, first, sizeof A, &A);
+    err |= clg_set_offset_arg(k, first + 1, plan->axis_stride * units, s->offsets64);
+    err |= clSetKernelArg(k, first + 2, sizeof extents, &extents);
+    err |= clSetKernelArg(k, first + 3, sizeof strides, &strides);
+    return err;
+}
+
+clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl_command_queue queue,
+                                      const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
+                                      const cl_event *wait_list, cl_event *done)
+{
+    const clg_gather_elements_plan *plan = plan_ptr;
+    const specialization s = choose(ctx, plan, buffers);
+    char options[320];
+    build_options(plan, &s, gate != NULL, options, sizeof options);
+    const char *name = s.runs ? "gather_elements_runs" : "gather_elements_lines";
+    clg_kernel_lease lease;
+    clg_status st = clg_borrow_kernel(ctx, s.runs ? &clg_kernel_gather_elements_cpu : &clg_kernel_gather_elements_gpu,
+                                      options, name, &lease);
+    if (st != CLG_SUCCESS) return st;
+
+    cl_ulong data_offset = buffers[0].offset, out_offset = buffers[2].offset;
+    cl_ulong index_offset = buffers[1].offset / plan->io.index_size;
+    cl_int err = clSetKernelArg(lease.kernel, 0, sizeof(cl_mem), &buffers[0].mem);
+    err |= clSetKernelArg(lease.kernel, 1, sizeof data_offset, &data_offset);
+    err |= clSetKernelArg(lease.kernel, 2, sizeof(cl_mem), &buffers[1].mem);
+    err |= clSetKernelArg(lease.kernel, 3, sizeof index_offset, &index_offset);
+    err |= clSetKernelArg(lease.kernel, 4, sizeof(cl_mem), &buffers[2].mem);
+    err |= clSetKernelArg(lease.kernel, 5, sizeof out_offset, &out_offset);
+    uint64_t items[2];
+    size_t local[2];
+    cl_uint dims, next_arg;
+    const uint64_t line = plan->walk_extent[plan->walk_rank - 1];
+    if (s.runs) {
+        err |= clg_set_offset_arg(lease.kernel, 6, plan->io.size.out_elems, s.offsets64);
+        err |= clg_set_offset_arg(lease.kernel, 7, s.per_item, s.offsets64);
+        err |= set_walk_args(lease.kernel, 8, plan, &s);
+        next_arg = 12;
+        items[0] = (plan->io.size.out_elems + s.per_item - 1) / s.per_item;
+        local[0] = CLG_RUNS_LOCAL_SIZE;
+        dims = 1;
+    } else {
+        const uint64_t lines = plan->io.size.out_elems / line;
+        err |= clg_set_offset_arg(lease.kernel, 6, lines, s.offsets64);
+        err |= set_walk_args(lease.kernel, 7, plan, &s);
+        next_arg = 11;
+        /* elements of a line across dimension 0, lines across dimension 1 with a grid stride */
+        clg_launch_rows_grid(ctx, &lease, line, lines, CLG_LINES_LOCAL_SIZE, local, items);
+        dims = 2;
+    }
+    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
+    if (err != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(err, "clSetKernelArg (gather elements)");
+    }
+    st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
+    return st;
+}

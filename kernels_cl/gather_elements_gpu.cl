@@ -1,0 +1,50 @@
+/* GatherElements as element moves, the GPU mapping: adjacent work-items move adjacent elements of a
+ * line (the innermost walk dimension of the plan, host/ops/gather_elements/gather_elements_plan.h),
+ * so the index loads and the output stores coalesce; lines go across dimension 1 with a grid stride.
+ * Output element e = line*E + c reads data element base(line) + c*T + row(indices[e]) * AS, where
+ * base(line) comes from the outer walk dimensions: one division per outer dimension and line, none
+ * per element.
+ *
+ * An element is UNITS units of MOVE_T; the host passes the data strides T and AS in units.
+ *
+ * Build options: MOVE_T (uchar | ushort | uint | uint2 | uint4), UNITS (1, 2, 4, 8 or 16), WALK_RANK
+ * (1..8), and those of index_rules.h and failure_record.h. */
+#include "failure_record.h"
+#include "hints.h"
+#include "index_rules.h"
+
+__kernel void gather_elements_lines(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
+                                    ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t lines,
+                                    long A, offset_t AS, ulong8 extents, ulong8 strides GATE_PARAMETER)
+{
+    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
+    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
+    indices += indices_offset;
+    /* the vectors' lanes by address: a wide vector passed by value changes the ABI (a warning) */
+    const ulong *extent = (const ulong *)&extents, *stride = (const ulong *)&strides;
+    const offset_t E = (offset_t)extent[WALK_RANK - 1], T = (offset_t)stride[WALK_RANK - 1];
+    const offset_t c0 = (offset_t)get_global_id(0), dc = (offset_t)get_global_size(0);
+    const offset_t dl = (offset_t)get_global_size(1);
+    if (c0 >= E) return;
+    for (offset_t line = (offset_t)get_global_id(1); line < lines; line += dl) {
+        offset_t base = 0, rest = line;
+        for (int j = WALK_RANK - 2; j >= 0; --j) {
+            const offset_t next = rest / (offset_t)extent[j];
+            base += (rest - next * (offset_t)extent[j]) * (offset_t)stride[j];
+            rest = next;
+        }
+        for (offset_t c = c0; c < E; c += dc) {
+            const offset_t e = line * E + c;
+            long row;
+            __global MOVE_T *dst = out + e * UNITS;
+            if (select_row(indices[e], A, &row)) { /* never when A == 0: then no data is read */
+                __global const MOVE_T *src = data + base + c * T + (offset_t)row * AS;
+                for (uint u = 0; u < UNITS; ++u) dst[u] = src[u];
+            } else {
+                for (uint u = 0; u < UNITS; ++u) dst[u] = (MOVE_T)(0);
+            }
+        }
+        if (lines - line <= dl) break; /* line + dl would wrap around offset_t */
+    }
+}

@@ -1,0 +1,88 @@
+/* Randomized differential tests of GatherElements: the OpenCL path against the CPU reference, bit for
+ * bit, with poisoned outputs and guard bytes (so byte offsets of any alignment), over random presets,
+ * element and index types, ranks, shapes (indices smaller than the data off the axis, larger along
+ * it), axes, policies and index values (in range, negative, out of range, hostile), in both kernel
+ * mappings with 32- and 64-bit offsets. The seed is fixed and printed; set CLGATHER_TEST_SEED to replay
+ * another. CLGATHER_TEST_SCALE (a fraction, default 1) scales the number of cases. */
+#include "op_support.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static support_random_setup setup;
+
+/* Inputs against the axis length, and the case's name. */
+static void finish_case(support_rng *rng, support_case *c, int keep_valid, const char *kind, int number)
+{
+    const clg_gather_elements_desc *d = &c->desc.elements;
+    const int32_t axis = (int32_t)(d->axis < 0 ? d->axis + d->data.rank : d->axis);
+    support_case_fill(c, rng, &d->data, &d->indices, &d->data.shape[axis], 1, keep_valid);
+    snprintf(c->name, sizeof c->name, "%s %d: %s data %s r%d idx %s axis %" PRId64 " oob %d", kind, number,
+             clg_gather_elements_preset_name(d->preset), clg_dtype_name(d->data.type), (int)d->data.rank,
+             clg_dtype_name(d->indices.type), d->axis, (int)d->oob_policy);
+}
+
+static void make_case(support_rng *rng, support_case *c, int number)
+{
+    c->op = &support_gather_elements;
+    clg_gather_elements_desc *d = &c->desc.elements;
+    d->preset = (clg_gather_elements_preset)(1 + support_below(rng, CLG_GATHER_ELEMENTS_PRESET_COUNT - 1));
+    const int onnx = d->preset != CLG_OV_GATHER_ELEMENTS_6;
+    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
+    if (d->data.type == CLG_BF16 && d->preset == CLG_ONNX_GATHER_ELEMENTS_11) d->preset = CLG_ONNX_GATHER_ELEMENTS_13;
+    d->indices.type = onnx ? (support_below(rng, 2) ? CLG_I64 : CLG_I32)
+                           : support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    const int allow_zero = support_below(rng, 8) == 0;
+    d->data.rank = d->indices.rank = 1 + (int32_t)support_below(rng, 6);
+    const int32_t axis = (int32_t)support_below(rng, (uint64_t)d->data.rank);
+    for (int32_t k = 0; k < d->data.rank; ++k) {
+        d->data.shape[k] = support_pick_dim(rng, allow_zero, 5);
+        /* off the axis the indices are no larger than the data (often equal); along it, anything */
+        if (k == axis)
+            d->indices.shape[k] = support_pick_dim(rng, allow_zero, 6);
+        else
+            d->indices.shape[k] =
+                support_below(rng, 2) ? d->data.shape[k] : (int64_t)support_below(rng, (uint64_t)d->data.shape[k] + 1);
+    }
+    d->axis = support_below(rng, 3) == 0 ? axis - d->data.rank : axis; /* the negative form too */
+    d->oob_policy = (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
+    finish_case(rng, c, support_below(rng, 4) != 0, "case", number); /* under the error policy, most valid */
+}
+
+/* The random cases under each kernel configuration of op_support.h. */
+START_TEST(random_configuration) { support_run_configuration(&setup, make_case, _i); }
+END_TEST
+
+/* Larger 2-D and 3-D cases shaped like the kernels' specializations: the innermost axis (lines that
+ * gather within one data row, with the rows' prefetch), an outer axis (contiguous inner walk), and
+ * indices narrower than the data (strided walks), with enough elements that work-items carry several
+ * lines and lines span work-items. */
+static void make_large_walk(support_rng *rng, support_case *c, int k)
+{
+    support_force_kernels(1 + k % 2, (k / 2) % 2, 0);
+    c->op = &support_gather_elements;
+    clg_gather_elements_desc *d = &c->desc.elements;
+    d->preset = CLG_OV_GATHER_ELEMENTS_6;
+    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
+    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    const int kind = k % 3;
+    d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 2);
+    for (int32_t j = 0; j < d->data.rank; ++j) d->data.shape[j] = 1 + (int64_t)support_below(rng, 90);
+    d->axis = kind == 0 ? d->data.rank - 1 : 0;
+    for (int32_t j = 0; j < d->data.rank; ++j)
+        d->indices.shape[j] = j == d->axis ? 1 + (int64_t)support_below(rng, 120)
+                              : kind == 2  ? 1 + (int64_t)support_below(rng, (uint64_t)d->data.shape[j])
+                                           : d->data.shape[j];
+    d->oob_policy = support_below(rng, 2) ? CLG_OOB_ZERO : CLG_OOB_CLAMP;
+    finish_case(rng, c, 0, kind == 0 ? "innermost axis" : kind == 1 ? "outer axis" : "narrow indices", k);
+}
+
+START_TEST(random_large_walks) { support_run_targeted_cases(&setup, make_large_walk, 36, 0x1A26Eull); }
+END_TEST
+
+int main(void)
+{
+    setup = support_random_from_environment("test_gather_elements_differential", 0x6E1E3E75ull);
+    return support_run_looped_tests("gather_elements_differential", 1200, random_configuration, SUPPORT_CONFIGURATIONS,
+                                    SUPPORT_TESTS(random_large_walks));
+}
