@@ -24,7 +24,7 @@ static const char usage_text[] =
     "                  [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
-    "  clgather conformance [--device SPEC] DIR...   (ONNX node tests of Gather, GatherElements, GatherND)\n"
+    "  clgather conformance [--device SPEC] DIR...   (single-node ONNX models of the family)\n"
     "  clgather --help | --version\n"
     "\n"
     "PRESET (gather): onnx-1 onnx-11 onnx-13 ov-gather-1 ov-gather-7 ov-gather-8\n"
