@@ -6,6 +6,7 @@
  *                     prefetch() of one cache line
  *   HINT_STREAM       1: clang's __builtin_nontemporal_store and the x86 sfence builtin may be used
  *                     (kernels still stream only where their own STREAM option asks)
+ *   HINT_FORCE_INLINE 1: clang's always_inline on the hot helpers (PoCL, Intel's CPU runtime)
  *   HINT_ITEM_LOOPS   1: ask the compiler not to vectorize across work-items in kernels whose
  *                     work-items each walk a long loop (Intel's CPU runtime: intel_vec_len_hint(1)) */
 #ifndef CLG_HINTS_H
@@ -55,9 +56,12 @@
 #define ITEM_LOOPS_KERNEL __kernel
 #endif
 
-/* Hot helpers that take a struct of parameters by pointer: inlined, the build-time constants in it
- * fold away their branches (clang-based compilers may otherwise keep a call). */
-#ifdef __clang__
+/* Hot helpers that take a struct of parameters by pointer: inlined where HINT_FORCE_INLINE says the
+ * compiler takes clang's always_inline, so the build-time constants in it fold away their branches. */
+#ifndef HINT_FORCE_INLINE
+#define HINT_FORCE_INLINE 0
+#endif
+#if HINT_FORCE_INLINE
 #define HOT_INLINE inline __attribute__((always_inline))
 #else
 #define HOT_INLINE inline

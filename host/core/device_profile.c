@@ -36,13 +36,19 @@ void clg_device_profile_detect(cl_device_id device, const clg_device_info *info,
 {
     memset(profile, 0, sizeof *profile);
     profile->driver = driver_of(info);
+    /* Oclgrind 21.10 cannot run two things LLVM's optimizer emits: llvm.experimental.noalias.scope.decl
+     * (inlined restrict arguments) and freeze (tests/drivers/oclgrind_noalias_scope, oclgrind_freeze) */
+    profile->driver_options = profile->driver == CLG_DRIVER_OCLGRIND ? " -cl-opt-disable" : "";
     const char *hints = getenv("CLGATHER_HINTS");
     if (hints && strcmp(hints, "0") == 0) return;
     /* The clang-based CPU runtimes compile the prefetch builtin (rusticl's SPIR-V writer aborts the
      * process on it, Oclgrind cannot run it: docs/drivers.md). Streaming stores need the x86 sfence
      * builtin, which only PoCL's native x86 build has (Intel's CPU compiler targets SPIR). */
     const int cpu = (info->type & CL_DEVICE_TYPE_CPU) != 0;
-    if (cpu && (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU)) profile->prefetch = 1;
+    if (cpu && (profile->driver == CLG_DRIVER_POCL || profile->driver == CLG_DRIVER_INTEL_CPU)) {
+        profile->prefetch = 1;
+        profile->force_inline = 1;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     if (cpu && profile->driver == CLG_DRIVER_POCL) profile->stream = 1;
 #endif

@@ -18,9 +18,12 @@ typedef enum clg_driver {
 
 typedef struct clg_device_profile {
     clg_driver driver;
-    int prefetch;   /* HINT_PREFETCH */
-    int stream;     /* HINT_STREAM */
-    int item_loops; /* HINT_ITEM_LOOPS */
+    int prefetch;     /* HINT_PREFETCH */
+    int stream;       /* HINT_STREAM */
+    int item_loops;   /* HINT_ITEM_LOOPS */
+    int force_inline; /* HINT_FORCE_INLINE */
+    /* build options every program needs on this driver, hints or not ("" for none) */
+    const char *driver_options;
 } clg_device_profile;
 
 /* The profile of a device: its driver by platform and vendor, its hints by driver, instruction set

@@ -14,13 +14,15 @@ clg_status clg_borrow_kernel(clg_context *ctx, const clg_kernel_source *source, 
     int hinted = !__atomic_load_n(&ctx->hints_failed, __ATOMIC_RELAXED);
     const clg_device_profile *p = &ctx->profile;
     const int prefetch = CLG_TEST_SWITCH(ctx, broken_hint) ? 9 : p->prefetch; /* 9: a value hints.h refuses */
-    if (!prefetch && !p->stream && !p->item_loops) hinted = 0;
+    if (!prefetch && !p->stream && !p->item_loops && !p->force_inline) hinted = 0;
     char full[CLG_OPTIONS_CAPACITY];
+    const char *driver_options = p->driver_options ? p->driver_options : "";
     if (hinted)
-        snprintf(full, sizeof full, "%s -DHINT_PREFETCH=%d -DHINT_STREAM=%d -DHINT_ITEM_LOOPS=%d", options, prefetch,
-                 p->stream, p->item_loops);
+        snprintf(full, sizeof full,
+                 "%s%s -DHINT_PREFETCH=%d -DHINT_STREAM=%d -DHINT_ITEM_LOOPS=%d -DHINT_FORCE_INLINE=%d", options,
+                 driver_options, prefetch, p->stream, p->item_loops, p->force_inline);
     else
-        snprintf(full, sizeof full, "%s", options);
+        snprintf(full, sizeof full, "%s%s", options, driver_options);
     clg_status st = clg_kernel_borrow(ctx->programs, source, full, name, lease);
     if (st == CLG_ERR_KERNEL_BUILD && hinted) {
         __atomic_store_n(&ctx->hints_failed, 1, __ATOMIC_RELAXED);
