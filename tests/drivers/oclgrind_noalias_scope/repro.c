@@ -11,19 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *source =
-    "inline __attribute__((always_inline)) void twice(__global ulong *restrict out, __global const ulong *restrict in,\n"
-    "                                                 ulong n) {\n"
-    "  for (ulong i = 0; i < n; ++i) out[i] = 2 * in[i];\n"
-    "}\n"
-    "__kernel void split(ulong first, ulong end, ulong width, __global ulong *out) {\n"
-    "  out[0] = first; out[1] = end; out[2] = width;\n"
-    "  twice(out + 3, out, 3);\n"
-    "}\n";
+static const char *source = "inline __attribute__((always_inline)) void twice(__global ulong *restrict out, __global "
+                            "const ulong *restrict in,\n"
+                            "                                                 ulong n) {\n"
+                            "  for (ulong i = 0; i < n; ++i) out[i] = 2 * in[i];\n"
+                            "}\n"
+                            "__kernel void split(ulong first, ulong end, ulong width, __global ulong *out) {\n"
+                            "  out[0] = first; out[1] = end; out[2] = width;\n"
+                            "  twice(out + 3, out, 3);\n"
+                            "}\n";
 
 int main(void)
 {
-        cl_platform_id platform;
+    cl_platform_id platform;
     cl_device_id device;
     cl_int err = clGetPlatformIDs(1, &platform, NULL);
     if (err == CL_SUCCESS) err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
