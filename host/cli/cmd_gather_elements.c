@@ -19,8 +19,7 @@ static int parse_desc(cli_option *o, clg_gather_elements_desc *desc)
     if (desc->preset == CLG_GATHER_ELEMENTS_PRESET_INVALID)
         return cli_fail(CLI_EXIT_USAGE, "gather-elements: unknown --op '%s' (onnx-11, onnx-13, ov-gather-elements-6)",
                         o[OPT_OP].value);
-    if (o[OPT_AXIS].value && cli_parse_int64(o[OPT_AXIS].value, &desc->axis) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "gather-elements: --axis '%s' is not an integer", o[OPT_AXIS].value);
+    if (cli_parse_int64_option("gather-elements", "axis", o[OPT_AXIS].value, &desc->axis) != 0) return CLI_EXIT_USAGE;
     return cli_parse_oob("gather-elements", o[OPT_OOB].value, &desc->oob_policy);
 }
 

@@ -16,10 +16,11 @@ static int parse_desc(cli_option *o, clg_gather_nd_desc *desc)
     memset(desc, 0, sizeof *desc);
     desc->preset = clg_gather_nd_preset_from_name(o[OPT_OP].value);
     if (desc->preset == CLG_GATHER_ND_PRESET_INVALID)
-        return cli_fail(CLI_EXIT_USAGE, "gather-nd: unknown --op '%s' (onnx-11, onnx-13, ov-gather-nd-6)",
+        return cli_fail(CLI_EXIT_USAGE,
+                        "gather-nd: unknown --op '%s' (onnx-11, onnx-12, onnx-13, ov-gather-nd-5, ov-gather-nd-8)",
                         o[OPT_OP].value);
-    if (o[OPT_BATCH_DIMS].value && cli_parse_int64(o[OPT_BATCH_DIMS].value, &desc->batch_dims) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "gather-nd: --batch-dims '%s' is not an integer", o[OPT_BATCH_DIMS].value);
+    if (cli_parse_int64_option("gather-nd", "batch-dims", o[OPT_BATCH_DIMS].value, &desc->batch_dims) != 0)
+        return CLI_EXIT_USAGE;
     return cli_parse_oob("gather-nd", o[OPT_OOB].value, &desc->oob_policy);
 }
 
