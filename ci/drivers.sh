@@ -50,9 +50,11 @@ suite_on() { # implementation, ctest args...
   fi
 }
 
-if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j 1; fi
+# Intel and rusticl run two tests at a time: most of a cold run is kernel builds, each on one core.
+# Oclgrind runs one at a time, so that each report in the -V output stays beside its test.
+if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS"; fi
 if wanted rusticl; then
-  CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j 1 -E '^test_gather_quantized_differential$'
+  CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" -E '^test_gather_quantized_differential$'
 fi
 if wanted oclgrind; then
   # -V: every test's output, where Oclgrind writes its reports

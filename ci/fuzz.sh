@@ -11,7 +11,8 @@ CC=clang cmake -S "$CLGATHER_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j "$JOBS"
 mkdir -p "$build/artifacts"
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
-export POCL_CACHE_DIR="$build/pocl-cache" CLGATHER_CACHE_DIR="$build/clgather-cache"
+# the kernel caches: those the caller set (ci/test.sh shares the release build's), else this build's own
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}" CLGATHER_CACHE_DIR="${CLGATHER_CACHE_DIR:-$build/clgather-cache}"
 for target in npy onnx plan differential quantized_plan; do
   corpus="$(mktemp -d)"
   cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/$target/." "$corpus/"

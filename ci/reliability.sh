@@ -12,7 +12,8 @@ cmake -S "$CLGATHER_ROOT" -B "$tsan" -DCMAKE_BUILD_TYPE=Debug -DCLGATHER_WERROR=
       -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 cmake --build "$tsan" -j "$JOBS" --target test_concurrency
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
-export CLGATHER_CACHE_DIR="$tsan/clgather-cache" POCL_CACHE_DIR="$tsan/pocl-cache"
+# the kernel caches: those the caller set (ci/test.sh shares the release build's), else this build's own
+export CLGATHER_CACHE_DIR="${CLGATHER_CACHE_DIR:-$tsan/clgather-cache}" POCL_CACHE_DIR="${POCL_CACHE_DIR:-$tsan/pocl-cache}"
 CLGATHER_DEVICE=cpu "$tsan/tests/test_concurrency"
 CLGATHER_STRESS_CALLS=250 "$tsan/tests/test_concurrency"
 unset TSAN_OPTIONS

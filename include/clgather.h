@@ -264,10 +264,13 @@ CLG_API clg_status clg_context_device_info(const clg_context *ctx, clg_device_in
 /** The context's OpenCL objects (NULL for the CPU reference); not retained for the caller. */
 CLG_API cl_context clg_context_cl_context(const clg_context *ctx);
 CLG_API cl_device_id clg_context_cl_device(const clg_context *ctx);
-/** Compiled programs are cached in the context and, unless CLGATHER_CACHE=0, on disk as binaries
- *  under CLGATHER_CACHE_DIR (default $XDG_CACHE_HOME/clgather, else ~/.cache/clgather), keyed by the
- *  kernel source, build options, device name, driver and platform versions and the clgather version.
- *  A damaged, stale or unwritable cache never fails a call: the program is built from source instead.
+/** Compiled programs are cached in the context and on disk as binaries under CLGATHER_CACHE_DIR
+ *  (default $XDG_CACHE_HOME/clgather, else ~/.cache/clgather), keyed by the kernel source, build
+ *  options, device name, driver and platform versions and the clgather version. A damaged, stale or
+ *  unwritable cache never fails a call: the program is built from source instead. CLGATHER_CACHE=0
+ *  turns the disk cache off. On PoCL it is off by default, because PoCL keeps every build in its own
+ *  cache (POCL_CACHE_DIR) and compiles a program's kernels a second time when asked for its binary;
+ *  CLGATHER_CACHE=1 turns it on there too (and POCL_KERNEL_CACHE=0 brings it back by itself).
  *
  *  For runtimes that keep caches of their own: export every program the context has built as one
  *  memory blob. With blob NULL, only *blob_size is set (the bytes needed); otherwise capacity must be

@@ -44,7 +44,7 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clCreateCommandQueue");
     clg_status st = clg_deferred_create(&ctx->deferred);
     if (st != CLG_SUCCESS) return st;
-    return clg_program_cache_create(ctx->cl_ctx, ctx->device, &ctx->programs);
+    return clg_program_cache_create(ctx->cl_ctx, ctx->device, ctx->profile.driver_caches_programs, &ctx->programs);
 }
 
 clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags, clg_context **out_ctx)

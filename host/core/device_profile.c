@@ -39,6 +39,11 @@ void clg_device_profile_detect(cl_device_id device, const clg_device_info *info,
     /* Oclgrind 21.10 cannot run two things LLVM's optimizer emits: llvm.experimental.noalias.scope.decl
      * (inlined restrict arguments) and freeze (tests/drivers/oclgrind_noalias_scope, oclgrind_freeze) */
     profile->driver_options = profile->driver == CLG_DRIVER_OCLGRIND ? " -cl-opt-disable" : "";
+    /* PoCL caches every build under POCL_CACHE_DIR unless POCL_KERNEL_CACHE=0, and asking it for a
+     * program's binary compiles every kernel of the program once more (bench/RESULTS.md, "Cold builds") */
+    const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
+    profile->driver_caches_programs =
+        profile->driver == CLG_DRIVER_POCL && !(pocl_cache && strcmp(pocl_cache, "0") == 0);
     const char *hints = getenv("CLGATHER_HINTS");
     if (hints && strcmp(hints, "0") == 0) return;
     /* The clang-based CPU runtimes compile the prefetch builtin (rusticl's SPIR-V writer aborts the

@@ -24,6 +24,8 @@ typedef struct clg_device_profile {
     int force_inline; /* HINT_FORCE_INLINE */
     /* build options every program needs on this driver, hints or not ("" for none) */
     const char *driver_options;
+    /* the driver keeps built programs on disk itself: clgather's disk cache would only add work there */
+    int driver_caches_programs;
 } clg_device_profile;
 
 /* The profile of a device: its driver by platform and vendor, its hints by driver, instruction set

@@ -21,10 +21,11 @@ uint64_t clg_hash64(const void *data, size_t size, uint64_t seed)
     return h;
 }
 
-const char *clg_cache_directory(char *buf, size_t size)
+const char *clg_cache_directory(char *buf, size_t size, int driver_caches_programs)
 {
-    const char *off = getenv("CLGATHER_CACHE");
-    if (off && strcmp(off, "0") == 0) return NULL;
+    const char *setting = getenv("CLGATHER_CACHE");
+    if (setting && strcmp(setting, "0") == 0) return NULL;
+    if (driver_caches_programs && !(setting && strcmp(setting, "1") == 0)) return NULL;
     const char *dir = getenv("CLGATHER_CACHE_DIR");
     int n;
     if (dir && *dir)

@@ -13,8 +13,10 @@
 uint64_t clg_hash64(const void *data, size_t size, uint64_t seed);
 #define CLG_HASH_SEED 0xcbf29ce484222325ull
 
-/* The directory of the persistent cache, or NULL when CLGATHER_CACHE=0. Writes at most size bytes. */
-const char *clg_cache_directory(char *buf, size_t size);
+/* The directory of the persistent cache, or NULL when it is off: CLGATHER_CACHE=0, or a driver that
+ * caches its programs itself (driver_caches_programs) without CLGATHER_CACHE=1. Writes at most size
+ * bytes. */
+const char *clg_cache_directory(char *buf, size_t size, int driver_caches_programs);
 
 /* Load the binary stored for key (exact match of the key text and a valid checksum). Returns 1 and a
  * malloc'd binary on success, 0 otherwise. */

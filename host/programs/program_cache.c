@@ -40,7 +40,8 @@ struct clg_program_cache {
     clg_program_origins origins;
 };
 
-clg_status clg_program_cache_create(cl_context context, cl_device_id device, clg_program_cache **out)
+clg_status clg_program_cache_create(cl_context context, cl_device_id device, int driver_caches_programs,
+                                    clg_program_cache **out)
 {
     clg_program_cache *cache = calloc(1, sizeof *cache);
     if (!cache) return clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the program cache");
@@ -58,7 +59,7 @@ clg_status clg_program_cache_create(cl_context context, cl_device_id device, clg
     clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
     snprintf(cache->device_key, sizeof cache->device_key, "clgather %s\ndevice %s\ndriver %s\nplatform %s\n",
              clg_version(), device_name, driver, platform_version);
-    const char *dir = clg_cache_directory(cache->directory, sizeof cache->directory);
+    const char *dir = clg_cache_directory(cache->directory, sizeof cache->directory, driver_caches_programs);
     if (!dir) cache->directory[0] = '\0';
     *out = cache;
     return CLG_SUCCESS;

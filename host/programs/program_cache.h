@@ -19,7 +19,10 @@ typedef struct clg_kernel_lease {
     void *pool;            /* where it goes back */
 } clg_kernel_lease;
 
-clg_status clg_program_cache_create(cl_context context, cl_device_id device, clg_program_cache **out);
+/* driver_caches_programs: the driver keeps built programs itself, so the disk cache stays off unless
+ * CLGATHER_CACHE=1 (binary_store.h). */
+clg_status clg_program_cache_create(cl_context context, cl_device_id device, int driver_caches_programs,
+                                    clg_program_cache **out);
 void clg_program_cache_destroy(clg_program_cache *cache);
 
 /* Lend a kernel `kernel_name` from the program built from source with options. */

@@ -68,7 +68,7 @@ static void setup(void)
     snprintf(cache_dir, sizeof cache_dir, "/tmp/clgather-cache-test-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(cache_dir));
     setenv("CLGATHER_CACHE_DIR", cache_dir, 1);
-    unsetenv("CLGATHER_CACHE");
+    setenv("CLGATHER_CACHE", "1", 1); /* on every driver, PoCL included */
 }
 
 static void teardown(void)
@@ -165,6 +165,32 @@ START_TEST(cache_switched_off)
     clg_context_release(ctx);
     char path[512];
     ck_assert_int_eq(cache_file(path, sizeof path), 0);
+}
+END_TEST
+
+/* Without CLGATHER_CACHE the disk cache is on, except on PoCL with its own kernel cache on. */
+START_TEST(default_policy_by_driver)
+{
+    unsetenv("CLGATHER_CACHE");
+    const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
+    int files = 0;
+    for (int pocl_cache_off = 0; pocl_cache_off < 2; ++pocl_cache_off) {
+        if (pocl_cache_off) setenv("POCL_KERNEL_CACHE", "0", 1);
+        clg_context *ctx = fresh_context();
+        clg_device_info info;
+        ck_assert_int_eq(clg_context_device_info(ctx, &info), CLG_SUCCESS);
+        const int driver_keeps = strstr(info.platform_name, "Portable Computing Language") != NULL && !pocl_cache_off;
+        run_gather(ctx, pocl_cache_off ? CLG_OOB_CLAMP : CLG_OOB_ZERO); /* a program not yet built */
+        clg_context_release(ctx);
+        char path[512];
+        files += !driver_keeps;
+        ck_assert_msg(cache_file(path, sizeof path) == files, "%s, POCL_KERNEL_CACHE%s: want the disk cache %s",
+                      info.platform_name, pocl_cache_off ? "=0" : " unset", driver_keeps ? "off" : "on");
+    }
+    if (pocl_cache)
+        setenv("POCL_KERNEL_CACHE", pocl_cache, 1);
+    else
+        unsetenv("POCL_KERNEL_CACHE");
 }
 END_TEST
 
@@ -268,6 +294,7 @@ int main(void)
     tcase_add_test(tc, truncated_cache_file_falls_back);
     tcase_add_test(tc, garbage_cache_file_falls_back);
     tcase_add_test(tc, cache_switched_off);
+    tcase_add_test(tc, default_policy_by_driver);
     tcase_add_test(tc, unusable_cache_directory);
     tcase_add_test(tc, export_then_import);
     tcase_add_test(tc, hostile_blobs_rejected);

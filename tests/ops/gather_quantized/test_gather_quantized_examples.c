@@ -66,7 +66,7 @@ static void set_qshape(clg_quant_tensor_desc *t, clg_quant_type type, int32_t ra
     memset(t, 0, sizeof *t);
     t->type = type;
     t->rank = rank;
-    memcpy(t->shape, shape, (size_t)rank * sizeof shape[0]);
+    if (rank > 0) memcpy(t->shape, shape, (size_t)rank * sizeof shape[0]); /* a scalar passes no shape */
 }
 
 /* ONNX Runtime, u4 [2, 16], one f32 scale a row (block 16), no zero points (u4's default is 0):
