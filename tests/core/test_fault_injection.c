@@ -560,14 +560,21 @@ END_TEST
 
 int main(void)
 {
+    /* one case a sweep, so CTest can run them side by side (CK_RUN_CASE, tests/CMakeLists.txt) */
     Suite *s = suite_create("fault_injection");
-    TCase *tc = tcase_create("faults");
-    tcase_set_timeout(tc, 1800);
-    tcase_add_test(tc, device_out_of_memory_is_a_specific_status);
-    tcase_add_test(tc, every_fault_point_plain);
-    tcase_add_test(tc, every_fault_point_verify_mode);
-    tcase_add_test(tc, every_fault_point_deferred_errors);
-    tcase_add_test(tc, deferred_enqueue_makes_no_host_wait);
-    suite_add_tcase(s, tc);
+    TCase *single = tcase_create("single_faults");
+    tcase_add_test(single, device_out_of_memory_is_a_specific_status);
+    tcase_add_test(single, deferred_enqueue_makes_no_host_wait);
+    suite_add_tcase(s, single);
+    TCase *plain = tcase_create("sweep_plain"), *verify = tcase_create("sweep_verify_mode"),
+          *deferred = tcase_create("sweep_deferred_errors");
+    tcase_add_test(plain, every_fault_point_plain);
+    tcase_add_test(verify, every_fault_point_verify_mode);
+    tcase_add_test(deferred, every_fault_point_deferred_errors);
+    TCase *sweeps[] = {plain, verify, deferred};
+    for (int i = 0; i < 3; ++i) {
+        tcase_set_timeout(sweeps[i], 1800);
+        suite_add_tcase(s, sweeps[i]);
+    }
     return support_run_suite(s);
 }

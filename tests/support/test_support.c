@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static clg_context *cl_ctx, *ref_ctx;
@@ -64,6 +65,12 @@ int support_run_suite(Suite *suite)
     srunner_set_fork_status(runner, CK_NOFORK);
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
+    if (srunner_ntests_run(runner) == 0) { /* CK_RUN_CASE or CK_RUN_SUITE named nothing here */
+        fprintf(stderr, "no test ran (CK_RUN_SUITE '%s', CK_RUN_CASE '%s')\n",
+                getenv("CK_RUN_SUITE") ? getenv("CK_RUN_SUITE") : "",
+                getenv("CK_RUN_CASE") ? getenv("CK_RUN_CASE") : "");
+        failed = 1;
+    }
     srunner_free(runner);
     /* Release while main still runs: exit() destroys thread-local objects before it calls atexit
      * handlers, and Oclgrind's API entry points use a thread-local stack (tests/drivers/
