@@ -34,6 +34,31 @@ HOT_INLINE slab slab_at(const dequant_params *q, offset_t m, offset_t row)
     return s;
 }
 
+/* Ask for a slab's packed values and scales ahead of their use: the gathered rows are random, which
+ * the hardware prefetcher cannot follow (bench/RESULTS.md, dequantizing gather). At most
+ * SLAB_PREFETCH_BYTES of each; prefetches never fault, so a range's rounding past a buffer is harmless. */
+#define SLAB_PREFETCH_BYTES 4096ul
+#define SLAB_PREFETCH_AHEAD 1
+HOT_INLINE void prefetch_range(__global const uchar *base, ulong first, ulong bytes)
+{
+    const ulong end = first + min(bytes, SLAB_PREFETCH_BYTES);
+    for (ulong b = first & ~(ulong)(CACHE_LINE - 1); b < end; b += CACHE_LINE) PREFETCH(base + b);
+}
+
+HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *data, __global const uchar *scales,
+                              const slab *s)
+{
+    if (q->ggml) {
+        const ulong block_bytes = q->ggml == GGML_Q4_0 ? 18 : 34;
+        prefetch_range(data, (ulong)s->first_value * block_bytes, (ulong)q->U * block_bytes);
+        return;
+    }
+    prefetch_range(data, (ulong)s->first_value * (ulong)q->value_bits / 8, ((ulong)q->I * q->value_bits + 7) / 8);
+    const ulong scale_bytes = q->scale_kind == SCALES_F32 ? 4 : 2;
+    const ulong scale_count = q->placement == PLACEMENT_IN_SLAB ? (ulong)q->U * q->QN : (ulong)q->I;
+    prefetch_range(scales, (ulong)s->first_scale * scale_bytes, scale_count * scale_bytes);
+}
+
 /* Where unit u = (p, b) starts in its slab, and how many values it holds. */
 HOT_INLINE offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
 {

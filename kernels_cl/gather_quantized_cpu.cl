@@ -62,6 +62,17 @@ ITEM_LOOPS_KERNEL void dequant_runs(__global const uchar *data_base, ulong data_
             long row;
             const int selected = select_row(indices[n], A, &row);
             const slab sl = selected ? slab_at(&q, m, (offset_t)row) : (slab){0, 0, 0};
+#if HINT_PREFETCH
+            if (r + SLAB_PREFETCH_AHEAD < R) { /* a slab ahead in output order: this item's or a later one's */
+                offset_t next_n = n + SLAB_PREFETCH_AHEAD, next_m = m;
+                for (; next_n >= N; next_n -= N) ++next_m;
+                long next_row;
+                if (select_row(indices[next_n], A, &next_row)) {
+                    const slab next = slab_at(&q, next_m, (offset_t)next_row);
+                    prefetch_slab(&q, data, scales, &next);
+                }
+            }
+#endif
             __global out_bits_t *out_slab = out + r * I;
             for (; u < U && t < end; ++u, ++t) {
                 __global out_bits_t *out_unit = out_slab + unit_start(&q, p, b);
