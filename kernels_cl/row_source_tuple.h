@@ -22,6 +22,7 @@ inline int select_source_row(__global const IDX_T *restrict idx, offset_t k, row
     idx += k * TUPLE;
     ulong r = 0; /* unsigned: a row of rejected components may wrap, and is never used */
     int ok = 1;
+#pragma unroll
     for (int j = 0; j < TUPLE; ++j) {
         long c;
         ok &= select_row(idx[j], extent[j], &c);
@@ -35,6 +36,7 @@ inline int source_row_in_range(__global const IDX_T *restrict idx, offset_t k, r
 {
     idx += k * TUPLE;
     ulong r = 0;
+#pragma unroll
     for (int j = 0; j < TUPLE; ++j) {
         long c;
         if (!index_in_range(idx[j], extent[j], &c)) return 0;
