@@ -32,18 +32,20 @@ inline int select_source_row(__global const IDX_T *restrict idx, offset_t k, row
     return ok;
 }
 
+/* branch-free: it runs for every prefetch (bench/RESULTS.md, 2026-11-25) */
 inline int source_row_in_range(__global const IDX_T *restrict idx, offset_t k, row_bound_t extent, long *row)
 {
     idx += k * TUPLE;
-    ulong r = 0;
+    ulong r = 0; /* unsigned: a row of rejected components may wrap, and is never used */
+    int ok = 1;
 #pragma unroll
     for (int j = 0; j < TUPLE; ++j) {
         long c;
-        if (!index_in_range(idx[j], extent[j], &c)) return 0;
+        ok &= index_in_range(idx[j], extent[j], &c);
         r = r * (ulong)extent[j] + (ulong)c;
     }
     *row = (long)r;
-    return 1;
+    return ok;
 }
 
 /* *ok is 0 for a row of zeros (then row 0 is read and discarded, so loops stay branch-free). */
