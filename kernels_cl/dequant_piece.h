@@ -25,6 +25,9 @@ inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
 #define GGML_Q4_0 1
 #define GGML_Q8_0 2
 
+/* Bytes of one ggml block: its f16 scale, then 32 values of 4 or 8 bits. */
+HOT_INLINE uint ggml_block_bytes(int format) { return format == GGML_Q4_0 ? 18u : 34u; }
+
 /* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
  * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
  * int8. */

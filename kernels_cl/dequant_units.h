@@ -49,7 +49,7 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
                               const slab *s)
 {
     if (q->ggml) {
-        const ulong block_bytes = q->ggml == GGML_Q4_0 ? 18 : 34;
+        const ulong block_bytes = ggml_block_bytes(q->ggml);
         prefetch_range(data, (ulong)s->first_value * block_bytes, (ulong)q->U * block_bytes);
         return;
     }
@@ -79,7 +79,7 @@ HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __gl
                                    offset_t count)
 {
     if (q->ggml) {
-        dequant_ggml_block(q->ggml, data + (sl->first_value + u) * (q->ggml == GGML_Q4_0 ? 18 : 34), out_unit);
+        dequant_ggml_block(q->ggml, data + (sl->first_value + u) * ggml_block_bytes(q->ggml), out_unit);
         return;
     }
     const offset_t e0 = sl->first_value + unit_start(q, p, b);
