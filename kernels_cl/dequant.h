@@ -135,24 +135,38 @@ HOT_INLINE OUT_VEC8 to_output_plain8(float8 v)
 #endif
 }
 
-/* out[0 .. 7] = eight products of a plain scale. f16: vstore_half rounds to nearest even (core OpenCL,
- * no cl_khr_fp16), correctly for every f16 result, subnormals included; CPUs with F16C do it in one
- * instruction. With STREAM (the host sets it only where every such store is aligned to the vector's
- * size) and HINT_STREAM the stores bypass the caches: the output is written once, never read. */
-HOT_INLINE void store_plain8(float8 v, __global out_bits_t *out)
+/* Eight products of a plain scale as output bits. f16: vstore_half rounds to nearest even (core
+ * OpenCL, no cl_khr_fp16), correctly for every f16 result, subnormals included; CPUs with F16C do it in
+ * one instruction. */
+HOT_INLINE OUT_VEC8 plain8_bits(float8 v)
 {
-#if defined(STREAM) && STREAM && HINT_STREAM
 #if OUT_KIND == 1
     ushort8 bits;
     vstore_half8(v, 0, (__private half *)&bits);
+    return bits;
 #else
-    const OUT_VEC8 bits = to_output_plain8(v);
+    return to_output_plain8(v);
 #endif
+}
+
+/* out[0 .. 7] = bits. With STREAM (the host sets it only where every such store is aligned to the
+ * vector's size) and HINT_STREAM the stores bypass the caches: the output is written once, never read. */
+HOT_INLINE void store_bits8(OUT_VEC8 bits, __global out_bits_t *out)
+{
+#if defined(STREAM) && STREAM && HINT_STREAM
     __builtin_nontemporal_store(bits, (__global OUT_VEC8 *)out);
-#elif OUT_KIND == 1
-    vstore_half8(v, 0, (__global half *)out);
 #else
-    vstore8(to_output_plain8(v), 0, out);
+    vstore8(bits, 0, out);
+#endif
+}
+
+/* out[0 .. 7] = eight products of a plain scale. */
+HOT_INLINE void store_plain8(float8 v, __global out_bits_t *out)
+{
+#if OUT_KIND == 1 && !(defined(STREAM) && STREAM && HINT_STREAM)
+    vstore_half8(v, 0, (__global half *)out); /* straight to memory: no round trip through registers */
+#else
+    store_bits8(plain8_bits(v), out);
 #endif
 }
 

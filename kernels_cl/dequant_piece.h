@@ -9,6 +9,7 @@
 #ifndef CLG_DEQUANT_PIECE_H
 #define CLG_DEQUANT_PIECE_H
 
+#include "dequant_nibble_table.h"
 #include "dequant_values.h"
 
 /* out[k] = 0 for k in [k0, k0 + count): the zero bits of every output type. */
@@ -46,6 +47,13 @@ HOT_INLINE void dequant_ggml_block(int format, __global const uchar *block, __gl
     const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
     if (scale_is_plain(scale)) {
         const float s = as_float(scale);
+#if USE_NIBBLE_TABLES
+        if (format == GGML_Q4_0) {
+            const nibble_table t = nibble_table_of(0, 8, s);
+            store_ggml_nibbles32(&t, vload16(0, block + 2), out);
+            return;
+        }
+#endif
         for (int eighth = 0; eighth < 4; ++eighth)
             store_plain8(convert_float8(ggml_values8(format, block + 2, eighth)) * s, out + 8 * eighth);
         return;
@@ -89,6 +97,12 @@ HOT_INLINE void dequant_piece_fast(const dequant_params *q, __global const uchar
     const float s = as_float(scale);
     offset_t k = k0;
     const offset_t end = k0 + count;
+#if USE_NIBBLE_TABLES
+    if (q->value_bits == 4 && end - k >= 32) { /* e0 + k stays even: k0 is a multiple of 8 */
+        const nibble_table t = nibble_table_of(q->value_signed, zero_point, s);
+        for (; end - k >= 32; k += 32) store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k);
+    }
+#endif
     for (; end - k >= 8; k += 8) store_plain8(convert_float8(load_values8(q, data, e0 + k) - zero_point) * s, out + k);
     dequant_values_one_scale(q, data, out, e0, k, end - k, scale, zero_point);
 }
