@@ -1,0 +1,261 @@
+/* clgather-dequant-ceiling: what this machine's cores can do, natively, on clgather-bench's
+ * embedding-q4 case (ONNX Runtime u4 table [151936, 2048], f16 scales per 32 values, zero point 8,
+ * 8192 random indices, f16 output): hand-written AVX2 + F16C on the same number of threads, with the
+ * same index values, against a plain copy measured the same way. It answers "is 0.85 of copy
+ * reachable here?" and splits the case into its parts:
+ *   whole case      gather + dequantize + streaming stores, the next row prefetched; with the
+ *                   arithmetic of every value (widen, convert, multiply, narrow) or a 16-entry table
+ *                   per block looked up with pshufb (what the kernel does on x86)
+ *   reads only      the gathered rows' packed bytes and scales, nothing written
+ *   one row         every index the same row (cached): the dequantization and the writes only
+ *
+ *   clgather-dequant-ceiling [--threads N] [--repeat N]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "splitmix.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__AVX2__) && defined(__F16C__)
+#include <immintrin.h>
+
+#define ROWS        151936u
+#define VALUES      2048u
+#define BLOCK       32u
+#define INDICES     8192u
+#define INDEX_SEED  1900u /* clgather-bench's stream for embedding-q4 */
+#define COPY_BYTES  ((size_t)64 << 20)
+#define EVICT_BYTES ((size_t)128 << 20)
+#define MAX_THREADS 64
+
+typedef enum { WORK_COPY, WORK_ARITHMETIC, WORK_TABLE, WORK_READS } work_kind;
+
+typedef struct variant {
+    const char *name;
+    work_kind work;
+    int one_row; /* every index row 7 */
+} variant;
+
+static const variant variants[] = {
+    {"copy 64 MiB (ordinary stores)", WORK_COPY, 0}, {"whole case, arithmetic", WORK_ARITHMETIC, 0},
+    {"whole case, table (pshufb)", WORK_TABLE, 0},   {"reads only (rows + scales)", WORK_READS, 0},
+    {"one row, arithmetic", WORK_ARITHMETIC, 1},     {"one row, table (pshufb)", WORK_TABLE, 1},
+};
+#define VARIANTS (sizeof variants / sizeof variants[0])
+
+static struct {
+    uint8_t *packed, *copy_src, *copy_dst;
+    uint16_t *scales, *out;
+    uint32_t *indices;
+    unsigned threads;
+    const variant *current;
+} job;
+
+static volatile uint32_t reads_sink;
+
+static void prefetch_row(uint32_t row)
+{
+    const char *p = (const char *)(job.packed + (size_t)row * (VALUES / 2));
+    for (unsigned b = 0; b < VALUES / 2; b += 64) _mm_prefetch(p + b, _MM_HINT_T0);
+    const char *s = (const char *)(job.scales + (size_t)row * (VALUES / BLOCK));
+    for (unsigned b = 0; b < VALUES / BLOCK * 2; b += 64) _mm_prefetch(s + b, _MM_HINT_T0);
+}
+
+/* One block of 32 values: (q - 8) * scale, rounded to f16, value by value in 8 lanes. */
+static void block_arithmetic(const uint8_t *q, uint16_t scale, uint16_t *out)
+{
+    const __m128i bytes = _mm_loadu_si128((const __m128i *)q), low_mask = _mm_set1_epi8(15);
+    const __m128i low = _mm_and_si128(bytes, low_mask), high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_mask);
+    const __m128i first = _mm_unpacklo_epi8(low, high), second = _mm_unpackhi_epi8(low, high);
+    const __m128i eighths[4] = {first, _mm_srli_si128(first, 8), second, _mm_srli_si128(second, 8)};
+    const __m256 s = _mm256_set1_ps(_cvtsh_ss(scale));
+    __m128i halves[4];
+    for (int k = 0; k < 4; ++k) {
+        const __m256i v = _mm256_sub_epi32(_mm256_cvtepu8_epi32(eighths[k]), _mm256_set1_epi32(8));
+        halves[k] = _mm256_cvtps_ph(_mm256_mul_ps(_mm256_cvtepi32_ps(v), s), _MM_FROUND_TO_NEAREST_INT);
+    }
+    _mm256_stream_si256((__m256i *)out, _mm256_set_m128i(halves[1], halves[0]));
+    _mm256_stream_si256((__m256i *)(out + 16), _mm256_set_m128i(halves[3], halves[2]));
+}
+
+/* One block by table: the 16 outputs a nibble can take, split into low and high bytes, looked up. */
+static void block_table(const uint8_t *q, uint16_t scale, uint16_t *out)
+{
+    const __m256 s = _mm256_set1_ps(_cvtsh_ss(scale));
+    const __m128i t0 = _mm256_cvtps_ph(_mm256_mul_ps(_mm256_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1), s), 0);
+    const __m128i t1 = _mm256_cvtps_ph(_mm256_mul_ps(_mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7), s), 0);
+    const __m128i split = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+    const __m128i a = _mm_shuffle_epi8(t0, split), b = _mm_shuffle_epi8(t1, split);
+    const __m256i table_low = _mm256_broadcastsi128_si256(_mm_unpacklo_epi64(a, b));
+    const __m256i table_high = _mm256_broadcastsi128_si256(_mm_unpackhi_epi64(a, b));
+    const __m128i bytes = _mm_loadu_si128((const __m128i *)q), low_mask = _mm_set1_epi8(15);
+    const __m128i low = _mm_and_si128(bytes, low_mask), high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_mask);
+    const __m256i nibbles = _mm256_set_m128i(_mm_unpackhi_epi8(low, high), _mm_unpacklo_epi8(low, high));
+    const __m256i out_low = _mm256_shuffle_epi8(table_low, nibbles),
+                  out_high = _mm256_shuffle_epi8(table_high, nibbles);
+    const __m256i x = _mm256_unpacklo_epi8(out_low, out_high), y = _mm256_unpackhi_epi8(out_low, out_high);
+    _mm256_stream_si256((__m256i *)out, _mm256_permute2x128_si256(x, y, 0x20));
+    _mm256_stream_si256((__m256i *)(out + 16), _mm256_permute2x128_si256(x, y, 0x31));
+}
+
+static void gather_part(unsigned part, const variant *v)
+{
+    const size_t begin = (size_t)INDICES * part / job.threads, end = (size_t)INDICES * (part + 1) / job.threads;
+    __m256i reads = _mm256_setzero_si256();
+    for (size_t n = begin; n < end; ++n) {
+        const uint32_t row = v->one_row ? 7u : job.indices[n];
+        if (!v->one_row && n + 1 < end) prefetch_row(job.indices[n + 1]);
+        const uint8_t *q = job.packed + (size_t)row * (VALUES / 2);
+        const uint16_t *s = job.scales + (size_t)row * (VALUES / BLOCK);
+        uint16_t *out = job.out + n * VALUES;
+        if (v->work == WORK_READS) {
+            for (unsigned b = 0; b < VALUES / 2; b += 32)
+                reads = _mm256_or_si256(reads, _mm256_loadu_si256((const __m256i *)(q + b)));
+            for (unsigned b = 0; b < VALUES / BLOCK; b += 16)
+                reads = _mm256_or_si256(reads, _mm256_loadu_si256((const __m256i *)(s + b)));
+            continue;
+        }
+        for (unsigned k = 0; k < VALUES / BLOCK; ++k) {
+            if (v->work == WORK_TABLE)
+                block_table(q + k * (BLOCK / 2), s[k], out + k * BLOCK);
+            else
+                block_arithmetic(q + k * (BLOCK / 2), s[k], out + k * BLOCK);
+        }
+    }
+    _mm_sfence();
+    reads_sink += (uint32_t)_mm256_extract_epi32(reads, 0);
+}
+
+/* The copy the ratios are against: ordinary 32-byte loads and stores (glibc's memcpy would stream
+ * a copy this large). */
+static void copy_part(unsigned part)
+{
+    const size_t begin = COPY_BYTES * part / job.threads / 64 * 64;
+    const size_t end = COPY_BYTES * (part + 1) / job.threads / 64 * 64;
+    for (size_t b = begin; b < end; b += 32)
+        _mm256_store_si256((__m256i *)(job.copy_dst + b), _mm256_load_si256((const __m256i *)(job.copy_src + b)));
+}
+
+static void *worker(void *arg)
+{
+    const unsigned part = (unsigned)(uintptr_t)arg;
+    if (job.current->work == WORK_COPY)
+        copy_part(part);
+    else
+        gather_part(part, job.current);
+    return NULL;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* As clgather-bench does before each run: an ordinary store to every line of a buffer larger than the
+ * caches (not memset, whose streaming stores would evict nothing). */
+static void evict_caches(unsigned char *evict)
+{
+    const uint64_t stamp = (uint64_t)(seconds() * 1e6);
+    for (size_t b = 0; b < EVICT_BYTES; b += 64) *(volatile uint64_t *)(evict + b) = stamp + b;
+}
+
+/* One timed run on all threads (thread creation, a few microseconds, is inside the time). */
+static double timed_run(const variant *v, unsigned char *evict)
+{
+    evict_caches(evict);
+    job.current = v;
+    pthread_t pool[MAX_THREADS];
+    const double t0 = seconds();
+    for (unsigned t = 1; t < job.threads; ++t) pthread_create(&pool[t], NULL, worker, (void *)(uintptr_t)t);
+    worker((void *)(uintptr_t)0);
+    for (unsigned t = 1; t < job.threads; ++t) pthread_join(pool[t], NULL);
+    return seconds() - t0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void *allocate(size_t bytes, int fill)
+{
+    void *p = aligned_alloc(4096, bytes);
+    if (!p) {
+        fprintf(stderr, "clgather-dequant-ceiling: cannot allocate %zu bytes\n", bytes);
+        exit(1);
+    }
+    memset(p, fill, bytes); /* fault the pages in before timing */
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = cores > 0 ? (unsigned)cores : 1, repeat = 21;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+            repeat = (unsigned)strtoul(argv[++i], NULL, 10);
+        else {
+            fprintf(stderr, "usage: clgather-dequant-ceiling [--threads N] [--repeat N]\n");
+            return 2;
+        }
+    }
+    if (threads < 1 || threads > MAX_THREADS || repeat < 1 || repeat > 1000) {
+        fprintf(stderr, "clgather-dequant-ceiling: --threads wants 1..%d and --repeat 1..1000\n", MAX_THREADS);
+        return 2;
+    }
+    job.threads = threads;
+    job.packed = allocate((size_t)ROWS * VALUES / 2, 0x5a);
+    job.scales = allocate((size_t)ROWS * VALUES / BLOCK * 2, 0x3c); /* f16 0x3c3c: about 1.06 */
+    job.out = allocate((size_t)INDICES * VALUES * 2, 0);
+    job.copy_src = allocate(COPY_BYTES, 1);
+    job.copy_dst = allocate(COPY_BYTES, 2);
+    job.indices = allocate(INDICES * sizeof(uint32_t), 0);
+    unsigned char *evict = allocate(EVICT_BYTES, 3);
+    for (uint32_t i = 0; i < INDICES; ++i) job.indices[i] = (uint32_t)(splitmix_value(INDEX_SEED, i) % ROWS);
+
+    /* rounds interleave the variants, so a slow minute of a shared machine hits them all alike */
+    double *times = malloc(sizeof(double) * VARIANTS * repeat);
+    if (!times) return 1;
+    for (unsigned v = 0; v < VARIANTS; ++v) timed_run(&variants[v], evict); /* warm-up */
+    for (unsigned r = 0; r < repeat; ++r)
+        for (unsigned v = 0; v < VARIANTS; ++v) times[v * repeat + r] = timed_run(&variants[v], evict);
+
+    /* clgather-bench's bytes: indices read + the gathered rows' packed bytes and scales + output */
+    const double case_bytes = INDICES * 8.0 + INDICES * (VALUES / 2.0 + VALUES / BLOCK * 2.0) + INDICES * VALUES * 2.0;
+    printf("clgather-dequant-ceiling: embedding-q4, %u threads, median of %u runs (caches evicted before each)\n",
+           threads, repeat);
+    printf("bytes: indices + rows and scales read + output written = %.2f MB\n", case_bytes / 1e6);
+    printf("%-34s %10s %10s %8s %8s\n", "variant", "median", "min", "GB/s", "/copy");
+    double copy_gbps = 0;
+    for (unsigned v = 0; v < VARIANTS; ++v) {
+        double *t = times + (size_t)v * repeat;
+        qsort(t, repeat, sizeof *t, by_value);
+        const double median = t[repeat / 2];
+        const double gbps = (variants[v].work == WORK_COPY ? 2.0 * COPY_BYTES : case_bytes) / median / 1e9;
+        if (variants[v].work == WORK_COPY) copy_gbps = gbps;
+        printf("%-34s %8.3fms %8.3fms %8.2f %8.3f\n", variants[v].name, median * 1e3, t[0] * 1e3, gbps,
+               gbps / copy_gbps);
+    }
+    free(times);
+    return 0;
+}
+
+#else /* no AVX2 + F16C: the kernels' x86 paths are what this measures */
+int main(void)
+{
+    fprintf(stderr, "clgather-dequant-ceiling: needs a CPU with AVX2 and F16C (built with -march=native)\n");
+    return 2;
+}
+#endif
