@@ -12,6 +12,7 @@
  *   clgather-dequant-ceiling [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
+#include "native_timing.h"
 #include "splitmix.h"
 
 #include <pthread.h>
@@ -152,25 +153,10 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* As clgather-bench does before each run: an ordinary store to every line of a buffer larger than the
- * caches (not memset, whose streaming stores would evict nothing). */
-static void evict_caches(unsigned char *evict)
-{
-    const uint64_t stamp = (uint64_t)(seconds() * 1e6);
-    for (size_t b = 0; b < EVICT_BYTES; b += 64) *(volatile uint64_t *)(evict + b) = stamp + b;
-}
-
 /* One timed run on all threads (thread creation, a few microseconds, is inside the time). */
 static double timed_run(const variant *v, unsigned char *evict)
 {
-    evict_caches(evict);
+    evict_caches(evict, EVICT_BYTES);
     job.current = v;
     pthread_t pool[MAX_THREADS];
     const double t0 = seconds();
@@ -178,12 +164,6 @@ static double timed_run(const variant *v, unsigned char *evict)
     worker((void *)(uintptr_t)0);
     for (unsigned t = 1; t < job.threads; ++t) pthread_join(pool[t], NULL);
     return seconds() - t0;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void *allocate(size_t bytes, int fill)

@@ -15,6 +15,7 @@
  *   clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
+#include "native_timing.h"
 #include "splitmix.h"
 
 #include <pthread.h>
@@ -173,38 +174,16 @@ static void *worker(void *arg)
     }
 }
 
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Evict the caches as clgather-bench's copy kernel does: an ordinary store to every line of a buffer
- * larger than the cache, which leaves the cache full of unrelated dirty lines. Not memset: glibc
- * writes a buffer this large with non-temporal stores, which bypass the cache and evict nothing. */
-static void evict_caches(unsigned char *evict)
-{
-    const uint64_t stamp = (uint64_t)(seconds() * 1e6);
-    for (size_t b = 0; b < EVICT_BYTES; b += 64) *(volatile uint64_t *)(evict + b) = stamp + b;
-}
-
 /* One timed run on all threads (part 0 on this one), after evicting the caches. */
 static double timed_run(const variant *v, unsigned char *evict)
 {
-    evict_caches(evict);
+    evict_caches(evict, EVICT_BYTES);
     job.current = v;
     const double t0 = seconds();
     pthread_barrier_wait(&job.start);
     run_part(0);
     pthread_barrier_wait(&job.done);
     return seconds() - t0;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void *allocate(size_t bytes)
