@@ -8,6 +8,8 @@
  *                   per block looked up with pshufb (what the kernel does on x86)
  *   reads only      the gathered rows' packed bytes and scales, nothing written
  *   one row         every index the same row (cached): the dequantization and the writes only
+ * Before timing, the two whole-case variants must write the same bits from random packed values and
+ * finite scales of either sign (the tool exits 1 if not).
  *
  *   clgather-dequant-ceiling [--threads N] [--repeat N]
  */
@@ -166,6 +168,28 @@ static double timed_run(const variant *v, unsigned char *evict)
     return seconds() - t0;
 }
 
+static const variant *whole_case(work_kind work)
+{
+    for (unsigned v = 0; v < VARIANTS; ++v)
+        if (variants[v].work == work && !variants[v].one_row) return &variants[v];
+    return NULL;
+}
+
+/* The two whole-case variants must write the same bits, or the faster one proves nothing. */
+static int table_matches_arithmetic(unsigned char *evict)
+{
+    const size_t out_bytes = (size_t)INDICES * VALUES * 2;
+    uint16_t *arithmetic = malloc(out_bytes);
+    if (!arithmetic) return 0;
+    timed_run(whole_case(WORK_ARITHMETIC), evict);
+    memcpy(arithmetic, job.out, out_bytes);
+    memset(job.out, 0xFF, out_bytes); /* poison: an unwritten value cannot match */
+    timed_run(whole_case(WORK_TABLE), evict);
+    const int same = memcmp(arithmetic, job.out, out_bytes) == 0;
+    free(arithmetic);
+    return same;
+}
+
 static void *allocate(size_t bytes, int fill)
 {
     void *p = aligned_alloc(4096, bytes);
@@ -196,14 +220,21 @@ int main(int argc, char **argv)
         return 2;
     }
     job.threads = threads;
-    job.packed = allocate((size_t)ROWS * VALUES / 2, 0x5a);
-    job.scales = allocate((size_t)ROWS * VALUES / BLOCK * 2, 0x3c); /* f16 0x3c3c: about 1.06 */
+    job.packed = allocate((size_t)ROWS * VALUES / 2, 0);
+    job.scales = allocate((size_t)ROWS * VALUES / BLOCK * 2, 0);
     job.out = allocate((size_t)INDICES * VALUES * 2, 0);
     job.copy_src = allocate(COPY_BYTES, 1);
     job.copy_dst = allocate(COPY_BYTES, 2);
     job.indices = allocate(INDICES * sizeof(uint32_t), 0);
     unsigned char *evict = allocate(EVICT_BYTES, 3);
     for (uint32_t i = 0; i < INDICES; ++i) job.indices[i] = (uint32_t)(splitmix_value(INDEX_SEED, i) % ROWS);
+    for (size_t i = 0; i < (size_t)ROWS * VALUES / 2; ++i) job.packed[i] = (uint8_t)splitmix_value(INDEX_SEED + 1, i);
+    for (size_t i = 0; i < (size_t)ROWS * VALUES / BLOCK; ++i) /* finite f16 scales of either sign */
+        job.scales[i] = (uint16_t)(0x2000u | (splitmix_value(INDEX_SEED + 2, i) & 0x8FFFu));
+    if (!table_matches_arithmetic(evict)) {
+        fprintf(stderr, "clgather-dequant-ceiling: the table variant's output differs from the arithmetic's\n");
+        return 1;
+    }
 
     /* rounds interleave the variants, so a slow minute of a shared machine hits them all alike */
     double *times = malloc(sizeof(double) * VARIANTS * repeat);

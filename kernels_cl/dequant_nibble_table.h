@@ -3,7 +3,7 @@
  * narrowing as every other path, so the results are the same bits), splits them into a table of low
  * bytes and one of high bytes, and looks each nibble up with a byte shuffle: on x86 one pshufb per 16
  * values replaces the widening, conversion, product and f16 narrowing of every value
- * (bench/RESULTS.md, change "nibble tables").
+ * (bench/RESULTS.md, "Nibble tables").
  *
  * The lookup is x86's pshufb, so the tables are on where the compiler itself says it targets x86
  * with SSSE3 (__SSSE3__: PoCL's CPU devices); elsewhere a lookup lane by lane costs more than the
