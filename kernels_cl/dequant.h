@@ -149,12 +149,24 @@ HOT_INLINE OUT_VEC8 plain8_bits(float8 v)
 #endif
 }
 
+/* Build option ALIGNED8 (GPU mapping): the host sets it only where every 8-value store is aligned to
+ * the vector's size and the packed values of every 8-value step to 4 (4-bit) or 8 bytes (8-bit). A
+ * GPU compiler splits vload/vstore, which promise only the element's alignment, into one access per
+ * element; a typed pointer lets it issue one wide access per work-item. */
+#ifndef ALIGNED8
+#define ALIGNED8 0
+#endif
+
 /* out[0 .. 7] = bits. With STREAM (the host sets it only where every such store is aligned to the
  * vector's size) and HINT_STREAM the stores bypass the caches: the output is written once, never read. */
 HOT_INLINE void store_bits8(OUT_VEC8 bits, __global out_bits_t *out)
 {
 #if defined(STREAM) && STREAM && HINT_STREAM
     __builtin_nontemporal_store(bits, (__global OUT_VEC8 *)out);
+#elif ALIGNED8 && OUT_KIND != 0 /* 16 bytes as one access: a GPU compiler splits ushort8 in two */
+    *(__global uint4 *)out = as_uint4(bits);
+#elif ALIGNED8
+    *(__global OUT_VEC8 *)out = bits;
 #else
     vstore8(bits, 0, out);
 #endif
@@ -163,7 +175,7 @@ HOT_INLINE void store_bits8(OUT_VEC8 bits, __global out_bits_t *out)
 /* out[0 .. 7] = eight products of a plain scale. */
 HOT_INLINE void store_plain8(float8 v, __global out_bits_t *out)
 {
-#if OUT_KIND == 1 && !(defined(STREAM) && STREAM && HINT_STREAM)
+#if OUT_KIND == 1 && !(defined(STREAM) && STREAM && HINT_STREAM) && !ALIGNED8
     vstore_half8(v, 0, (__global half *)out); /* straight to memory: no round trip through registers */
 #else
     store_bits8(plain8_bits(v), out);

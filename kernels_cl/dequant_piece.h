@@ -32,13 +32,34 @@ HOT_INLINE uint ggml_block_bytes(int format) { return format == GGML_Q4_0 ? 18u 
 /* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
  * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
  * int8. */
+HOT_INLINE uchar8 ggml_bytes8(__global const uchar *at)
+{
+#if ALIGNED8 /* blocks start on even bytes: four 2-byte loads instead of eight */
+    return as_uchar8(vload4(0, (__global const ushort *)at));
+#else
+    return vload8(0, at);
+#endif
+}
+
 HOT_INLINE int8 ggml_values8(int format, __global const uchar *quants, int eighth)
 {
     if (format == GGML_Q4_0) {
-        const uchar8 packed = vload8(0, quants + 8 * (eighth & 1));
+        const uchar8 packed = ggml_bytes8(quants + 8 * (eighth & 1));
         return convert_int8(eighth < 2 ? packed & (uchar8)(15) : packed >> (uchar8)(4)) - 8;
     }
-    return convert_int8(as_char8(vload8(0, quants + 8 * eighth)));
+    return convert_int8(as_char8(ggml_bytes8(quants + 8 * eighth)));
+}
+
+/* Values 8*eighth .. 8*eighth + 7 of the ggml block at `block` into out[0 .. 7]. */
+HOT_INLINE void dequant_ggml_eighth(int format, __global const uchar *block, int eighth, __global out_bits_t *out)
+{
+    const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
+    const int8 q = ggml_values8(format, block + 2, eighth);
+    if (scale_is_plain(scale)) {
+        store_plain8(convert_float8(q) * as_float(scale), out);
+        return;
+    }
+    for (int k = 0; k < 8; ++k) out[k] = to_output_exact(product_in_integers(((const int *)&q)[k], scale));
 }
 
 /* One ggml block: out[0 .. 31] from the block at `block` (its f16 scale, then its quants). */
@@ -77,12 +98,21 @@ inline void dequant_values_one_scale(const dequant_params *q, __global const uch
 HOT_INLINE int8 load_values8(const dequant_params *q, __global const uchar *data, offset_t e)
 {
     if (q->value_bits == 4) {
+#if ALIGNED8 /* value k of the eight is bits 4k .. 4k + 3 of the little-endian word */
+        const uint word = *(__global const uint *)(data + (e >> 1));
+        const int8 v = convert_int8(((uint8)(word) >> (uint8)(0, 4, 8, 12, 16, 20, 24, 28)) & (uint8)(15));
+#else
         const uchar4 packed = vload4(0, data + (e >> 1));
         const uchar8 nibbles = shuffle2(packed & (uchar4)(15), packed >> (uchar4)(4), (uchar8)(0, 4, 1, 5, 2, 6, 3, 7));
         const int8 v = convert_int8(nibbles);
+#endif
         return q->value_signed ? (v ^ 8) - 8 : v;
     }
+#if ALIGNED8
+    const uchar8 bytes = *(__global const uchar8 *)(data + e);
+#else
     const uchar8 bytes = vload8(0, data + e);
+#endif
     return q->value_signed ? convert_int8(as_char8(bytes)) : convert_int8(bytes);
 }
 

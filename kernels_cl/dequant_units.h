@@ -78,8 +78,13 @@ HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __gl
                                    __global out_bits_t *out_unit, offset_t u, offset_t p, offset_t b, offset_t k0,
                                    offset_t count)
 {
-    if (q->ggml) {
-        dequant_ggml_block(q->ggml, data + (sl->first_value + u) * ggml_block_bytes(q->ggml), out_unit);
+    if (q->ggml) { /* the whole block, or (GPU mapping) eighths of it */
+        __global const uchar *block = data + (sl->first_value + u) * ggml_block_bytes(q->ggml);
+        if (count == 32) {
+            dequant_ggml_block(q->ggml, block, out_unit);
+            return;
+        }
+        for (offset_t k = k0; k < k0 + count; k += 8) dequant_ggml_eighth(q->ggml, block, (int)(k / 8), out_unit + k);
         return;
     }
     const offset_t e0 = sl->first_value + unit_start(q, p, b);

@@ -13,8 +13,9 @@
 /* CPU mapping: output bytes a work-item writes, and work-items to keep every compute unit busy. */
 #define CLG_QUANT_RUN_BYTES         8192u
 #define CLG_QUANT_RUNS_LOCAL_SIZE   64u
-/* GPU mapping: values a work-item dequantizes (a multiple of 16, the fast form's step). */
-#define CLG_QUANT_PIECE_VALUES      64u
+/* GPU mapping: values a work-item dequantizes: one 8-value step of the fast form, so that adjacent
+ * work-items read and write adjacent vectors. */
+#define CLG_QUANT_PIECE_VALUES      8u
 #define CLG_QUANT_PIECES_LOCAL_SIZE 256u
 
 typedef struct specialization {
@@ -22,6 +23,7 @@ typedef struct specialization {
     int fast;
     int offsets64;
     int stream;                      /* CPU mapping, fast form: every 8-value store aligned to its vector's size */
+    int aligned8;                    /* GPU mapping, fast form: those stores and their packed loads aligned */
     uint64_t units_per_item;         /* CPU mapping */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
 } specialization;
@@ -54,7 +56,8 @@ static int fast_stores_aligned(const clg_gather_quantized_plan *p, uint64_t out_
     return p->I % 8 == 0 && p->Qd % 8 == 0 && (p->bs % 8 == 0 || p->nb == 1);
 }
 
-static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p, uint64_t out_offset)
+static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p, uint64_t data_offset,
+                             uint64_t out_offset)
 {
     specialization s = {0};
     s.adjacent = clg_context_maps_adjacent(ctx);
@@ -62,8 +65,9 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
     uint64_t grid_overshoot;
     if (s.adjacent) {
-        s.piece = p->ggml != CLG_GGML_NONE ? CLG_GGML_BLOCK_VALUES : CLG_QUANT_PIECE_VALUES;
+        s.piece = CLG_QUANT_PIECE_VALUES;
         s.pieces_per_unit = (unit_values + s.piece - 1) / s.piece;
+        s.aligned8 = s.fast && fast_stores_aligned(p, out_offset) && data_offset % 8 == 0;
         grid_overshoot =
             max_u64(p->U * s.pieces_per_unit, R) + CLG_QUANT_PIECES_LOCAL_SIZE * clg_launch_grid_groups(ctx);
     } else {
@@ -89,8 +93,8 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
 {
     char index_rules[160];
     clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
-    const int n = snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DSPEC=%d", index_rules, gated,
-                           float_kind(p->out_type), s->stream, s->fast);
+    const int n = snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d", index_rules,
+                           gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
      * them (the general form keeps them as arguments, one build for every encoding). */
     if (s->fast && n > 0 && (size_t)n < size)
@@ -148,7 +152,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
                                        const cl_event *wait_list, cl_event *done)
 {
     const clg_gather_quantized_plan *p = plan_ptr;
-    const specialization s = choose(ctx, p, buffers[4].offset);
+    const specialization s = choose(ctx, p, buffers[0].offset, buffers[4].offset);
     char options[512];
     build_options(p, &s, gate != NULL, options, sizeof options);
     const clg_kernel_source *source = s.adjacent ? &clg_kernel_gather_quantized_gpu : &clg_kernel_gather_quantized_cpu;
