@@ -146,7 +146,8 @@ lines = [
     "unpacks the debs with `dpkg -x` into a private prefix, writes an `.icd` file naming NVIDIA's OpenCL",
     "library into its own directory and points `OCL_ICD_VENDORS` at it, builds, runs `clgather demo`,",
     "`clgather-bench`, PyTorch on the same shapes (`bench/torch_cuda.py`, CUDA events) and then the test",
-    "suite on the GPU, time-boxed, and rewrites this file.",
+    "suite on the GPU, time-boxed, and rewrites this file. What the figures say, and what changed",
+    "because of them: bench/RESULTS.md.",
     "",
     "## Results",
     "",
@@ -161,7 +162,7 @@ lines = [
     f"- Test suite on this device: {tests_line}",
 ]
 if failed.strip():
-    lines += ["- Failed tests:", "", "```", failed.rstrip(), "```"]
+    lines += ["- Suites that did not pass (ctest's word for each):", "", "```", failed.rstrip(), "```"]
 lines += ["", "| case | clgather median (kernel, or wall where noted) | GB/s | ratio to copy | wall median | PyTorch (CUDA) | torch GB/s | clgather / torch (time) |",
           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 for c in bench.get("cases", []):
