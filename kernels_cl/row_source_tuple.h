@@ -17,7 +17,12 @@ typedef const long *row_bound_t; /* the TUPLE extents */
  * is not needed */
 #define ROW_SOURCE_SETUP(bound, A) const row_bound_t bound = (const long *)&tuple_extents
 
-inline int select_source_row(__global const IDX_T *restrict idx, offset_t k, row_bound_t extent, long *row)
+/* The row the tuple of output row k names. Each component is taken by select_row (the policy), or
+ * with in_range_only by index_in_range (no policy: for prefetching, where it must stay branch-free,
+ * bench/RESULTS.md, 2026-11-25). in_range_only is a constant at every call, so each caller gets a
+ * loop with no branch on it. */
+inline int tuple_source_row(__global const IDX_T *restrict idx, offset_t k, row_bound_t extent, long *row,
+                            const int in_range_only)
 {
     idx += k * TUPLE;
     ulong r = 0; /* unsigned: a row of rejected components may wrap, and is never used */
@@ -25,27 +30,21 @@ inline int select_source_row(__global const IDX_T *restrict idx, offset_t k, row
 #pragma unroll
     for (int j = 0; j < TUPLE; ++j) {
         long c;
-        ok &= select_row(idx[j], extent[j], &c);
+        ok &= in_range_only ? index_in_range(idx[j], extent[j], &c) : select_row(idx[j], extent[j], &c);
         r = r * (ulong)extent[j] + (ulong)c;
     }
     *row = (long)r;
     return ok;
 }
 
-/* branch-free: it runs for every prefetch (bench/RESULTS.md, 2026-11-25) */
+inline int select_source_row(__global const IDX_T *restrict idx, offset_t k, row_bound_t extent, long *row)
+{
+    return tuple_source_row(idx, k, extent, row, 0);
+}
+
 inline int source_row_in_range(__global const IDX_T *restrict idx, offset_t k, row_bound_t extent, long *row)
 {
-    idx += k * TUPLE;
-    ulong r = 0; /* unsigned: a row of rejected components may wrap, and is never used */
-    int ok = 1;
-#pragma unroll
-    for (int j = 0; j < TUPLE; ++j) {
-        long c;
-        ok &= index_in_range(idx[j], extent[j], &c);
-        r = r * (ulong)extent[j] + (ulong)c;
-    }
-    *row = (long)r;
-    return ok;
+    return tuple_source_row(idx, k, extent, row, 1);
 }
 
 /* *ok is 0 for a row of zeros (then row 0 is read and discarded, so loops stay branch-free). */
