@@ -3,53 +3,17 @@
  * thread, streams through consecutive indices and output. One division pair per work-item finds
  * where its run starts; after that, counters. Output slab r = m*N + n is data slab (m, idx[n]).
  *
- * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h and dequant_piece.h;
- * SPEC 1 with SPEC_BITS, SPEC_SIGNED, SPEC_SCALES, SPEC_ZP, SPEC_PLACEMENT, SPEC_GGML, SPEC_FAST: the
- * encodings as constants (the host sets it for the fast form). */
+ * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h, dequant_piece.h and
+ * dequant_kernel_interface.h. */
+#include "dequant_kernel_interface.h"
 #include "dequant_units.h"
 #include "failure_record.h"
 #include "hints.h"
 
-ITEM_LOOPS_KERNEL void dequant_runs(__global const uchar *data_base, ulong data_offset, __global const IDX_T *indices,
-                                    ulong indices_offset, __global const uchar *scales_base, ulong scales_offset,
-                                    __global const uchar *zp_base, ulong zp_offset, __global uchar *out_base,
-                                    ulong out_offset, offset_t R, offset_t N, long A, offset_t I, offset_t U,
-                                    offset_t nb, offset_t bs, offset_t Qd, offset_t QN, offset_t P, offset_t W,
-                                    offset_t zp_row_bytes, int value_bits, int value_signed, int scale_kind,
-                                    int zp_mode, int zp_constant, int placement, int ggml, int fast,
-                                    offset_t units_per_item GATE_PARAMETER)
+ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_per_item GATE_PARAMETER)
 {
     if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
-    __global const uchar *data = data_base + data_offset;
-    __global const uchar *scales = scales_base + scales_offset;
-    __global const uchar *zp = zp_base + zp_offset;
-    __global out_bits_t *out = (__global out_bits_t *)(out_base + out_offset);
-    indices += indices_offset;
-#if !SPEC
-    const dequant_params q = {
-        N,          I,       U,           nb,        bs,   Qd,  QN, P, W, zp_row_bytes, A, value_bits, value_signed,
-        scale_kind, zp_mode, zp_constant, placement, ggml, fast};
-#else /* the fast form: encodings fixed at build time (the arguments carry the same values) */
-    const dequant_params q = {N,
-                              I,
-                              U,
-                              nb,
-                              bs,
-                              Qd,
-                              QN,
-                              P,
-                              W,
-                              zp_row_bytes,
-                              A,
-                              SPEC_BITS,
-                              SPEC_SIGNED,
-                              SPEC_SCALES,
-                              SPEC_ZP,
-                              zp_constant,
-                              SPEC_PLACEMENT,
-                              SPEC_GGML,
-                              SPEC_FAST};
-#endif
+    DEQUANT_KERNEL_SETUP(q);
 
     const offset_t total = R * U; /* the host keeps it, and one grid past it, within offset_t */
     offset_t t = (offset_t)get_global_id(0) * units_per_item;
