@@ -2,8 +2,10 @@
 #include "cli_args.h"
 #include "cli_error.h"
 #include "commands.h"
+#include "data_indices_run.h"
 #include "npy.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { OPT_OP, OPT_DATA, OPT_INDICES, OPT_BATCH_DIMS, OPT_OOB, OPT_DEVICE, OPT_VERIFY, OPT_OUT, OPT_COUNT };
@@ -24,6 +26,18 @@ static int parse_desc(cli_option *o, clg_gather_nd_desc *desc)
     return cli_parse_oob("gather-nd", o[OPT_OOB].value, &desc->oob_policy);
 }
 
+static clg_status output_shape(const void *desc, int32_t *rank, int64_t *shape)
+{
+    return clg_gather_nd_output_shape(desc, rank, shape);
+}
+
+static clg_status run(clg_context *ctx, const void *desc, const cli_tensor *data, const cli_tensor *indices,
+                      cli_tensor *output)
+{
+    return clg_gather_nd(ctx, desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
+                         output->byte_size);
+}
+
 static int run_gather_nd(cli_option *o, clg_gather_nd_desc *desc, cli_tensor *data, cli_tensor *indices,
                          cli_tensor *output)
 {
@@ -31,30 +45,12 @@ static int run_gather_nd(cli_option *o, clg_gather_nd_desc *desc, cli_tensor *da
     if (cli_npy_read("indices", o[OPT_INDICES].value, indices) != 0) return CLI_EXIT_REFUSED;
     desc->data = cli_tensor_desc(data);
     desc->indices = cli_tensor_desc(indices);
-    const char *preset = clg_gather_nd_preset_name(desc->preset);
-
-    int32_t out_rank = 0;
-    int64_t out_shape[CLG_MAX_OUTPUT_RANK];
-    clg_status st = clg_gather_nd_output_shape(desc, &out_rank, out_shape);
-    if (st != CLG_SUCCESS)
-        return cli_fail_status(st, "gather-nd %s on data '%s' and indices '%s'", preset, o[OPT_DATA].value,
-                               o[OPT_INDICES].value);
-    if (cli_tensor_alloc(output, data->type, out_rank, out_shape, "output") != 0) return CLI_EXIT_REFUSED;
-
-    clg_context *ctx = NULL;
-    if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
-    /* the device's name before the call: clg_context_device_info clears the error message it leaves */
-    clg_device_info info;
-    const char *device = clg_context_device_info(ctx, &info) == CLG_SUCCESS ? info.device_name : "?";
-    st = clg_gather_nd(ctx, desc, data->bytes, data->byte_size, indices->bytes, indices->byte_size, output->bytes,
-                       output->byte_size);
-    int rc = 0;
-    if (st != CLG_SUCCESS)
-        rc = cli_fail_status(st, "gather-nd %s on data '%s' and indices '%s' (device %s)", preset, o[OPT_DATA].value,
-                             o[OPT_INDICES].value, device);
-    clg_context_release(ctx);
-    if (rc != 0) return rc;
-    return cli_npy_write(o[OPT_OUT].value, output);
+    char what[64];
+    snprintf(what, sizeof what, "gather-nd %s", clg_gather_nd_preset_name(desc->preset));
+    const cli_data_indices_call call = {what, desc, output_shape, run};
+    const cli_data_indices_files files = {o[OPT_DATA].value, o[OPT_INDICES].value, o[OPT_OUT].value,
+                                          o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL};
+    return cli_run_data_indices(&call, &files, data, indices, output);
 }
 
 int cmd_gather_nd(int argc, char **argv)
