@@ -5,7 +5,6 @@
 #include "data_indices_run.h"
 #include "npy.h"
 
-#include <stdio.h>
 #include <string.h>
 
 enum {
@@ -100,9 +99,7 @@ static int run_gather(cli_option *o, const gather_request *req, cli_tensor *data
         desc.axis_value = axis_tensor->bytes;
     }
 
-    char what[64];
-    snprintf(what, sizeof what, "gather %s", clg_preset_name(req->preset));
-    const cli_data_indices_call call = {what, &desc, output_shape, run};
+    const cli_data_indices_call call = {"gather", clg_preset_name(req->preset), &desc, output_shape, run};
     const cli_data_indices_files files = {o[OPT_DATA].value, o[OPT_INDICES].value, o[OPT_OUT].value,
                                           o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL};
     return cli_run_data_indices(&call, &files, data, indices, output);

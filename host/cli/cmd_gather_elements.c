@@ -5,7 +5,6 @@
 #include "data_indices_run.h"
 #include "npy.h"
 
-#include <stdio.h>
 #include <string.h>
 
 enum { OPT_OP, OPT_DATA, OPT_INDICES, OPT_AXIS, OPT_OOB, OPT_DEVICE, OPT_VERIFY, OPT_OUT, OPT_COUNT };
@@ -44,9 +43,8 @@ static int run_gather_elements(cli_option *o, clg_gather_elements_desc *desc, cl
     if (cli_npy_read("indices", o[OPT_INDICES].value, indices) != 0) return CLI_EXIT_REFUSED;
     desc->data = cli_tensor_desc(data);
     desc->indices = cli_tensor_desc(indices);
-    char what[64];
-    snprintf(what, sizeof what, "gather-elements %s", clg_gather_elements_preset_name(desc->preset));
-    const cli_data_indices_call call = {what, desc, output_shape, run};
+    const cli_data_indices_call call = {"gather-elements", clg_gather_elements_preset_name(desc->preset), desc,
+                                        output_shape, run};
     const cli_data_indices_files files = {o[OPT_DATA].value, o[OPT_INDICES].value, o[OPT_OUT].value,
                                           o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL};
     return cli_run_data_indices(&call, &files, data, indices, output);

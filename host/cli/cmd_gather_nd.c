@@ -5,7 +5,6 @@
 #include "data_indices_run.h"
 #include "npy.h"
 
-#include <stdio.h>
 #include <string.h>
 
 enum { OPT_OP, OPT_DATA, OPT_INDICES, OPT_BATCH_DIMS, OPT_OOB, OPT_DEVICE, OPT_VERIFY, OPT_OUT, OPT_COUNT };
@@ -45,9 +44,7 @@ static int run_gather_nd(cli_option *o, clg_gather_nd_desc *desc, cli_tensor *da
     if (cli_npy_read("indices", o[OPT_INDICES].value, indices) != 0) return CLI_EXIT_REFUSED;
     desc->data = cli_tensor_desc(data);
     desc->indices = cli_tensor_desc(indices);
-    char what[64];
-    snprintf(what, sizeof what, "gather-nd %s", clg_gather_nd_preset_name(desc->preset));
-    const cli_data_indices_call call = {what, desc, output_shape, run};
+    const cli_data_indices_call call = {"gather-nd", clg_gather_nd_preset_name(desc->preset), desc, output_shape, run};
     const cli_data_indices_files files = {o[OPT_DATA].value, o[OPT_INDICES].value, o[OPT_OUT].value,
                                           o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL};
     return cli_run_data_indices(&call, &files, data, indices, output);

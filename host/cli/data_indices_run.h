@@ -7,8 +7,8 @@
 #include "tensor.h"
 
 typedef struct cli_data_indices_call {
-    const char *what; /* the command and its preset, for messages: "gather-nd onnx-13" */
-    const void *desc; /* the operation's descriptor, its tensors set */
+    const char *command, *preset; /* for messages: "gather-nd", "onnx-13" */
+    const void *desc;             /* the operation's descriptor, its tensors set */
     clg_status (*output_shape)(const void *desc, int32_t *rank, int64_t *shape);
     clg_status (*run)(clg_context *ctx, const void *desc, const cli_tensor *data, const cli_tensor *indices,
                       cli_tensor *output);
@@ -22,7 +22,7 @@ typedef struct cli_data_indices_files {
 
 /* Run call on data and indices (read from files->data and files->indices) into output, and write it
  * to files->out. Returns 0 or an exit status with the failure recorded. */
-int cli_run_data_indices(const cli_data_indices_call *call, const cli_data_indices_files *files,
-                         const cli_tensor *data, const cli_tensor *indices, cli_tensor *output);
+int cli_run_data_indices(const cli_data_indices_call *call, const cli_data_indices_files *files, const cli_tensor *data,
+                         const cli_tensor *indices, cli_tensor *output);
 
 #endif
