@@ -358,6 +358,27 @@ static cl_mem make_buffer(bench_env *env, size_t bytes, const void *host)
     return m;
 }
 
+/* An output buffer filled with a poison byte, so that an element the case leaves unwritten cannot
+ * match the reference. */
+static cl_mem poisoned_output(bench_env *env, size_t bytes)
+{
+    cl_mem m = make_buffer(env, bytes, NULL);
+    const unsigned char poison = 0xA5;
+    check_cl(clEnqueueFillBuffer(env->queue, m, &poison, 1, 0, bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
+    check_cl(clFinish(env->queue), "clFinish");
+    return m;
+}
+
+/* 1 if the device's output is the reference's bit for bit, else -1. */
+static int output_matches(bench_env *env, cl_mem d_out, const void *expect, size_t bytes)
+{
+    void *got = xmalloc(bytes);
+    check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, bytes, got, 0, NULL, NULL), "clEnqueueReadBuffer");
+    const int same = memcmp(got, expect, bytes) == 0;
+    free(got);
+    return same ? 1 : -1;
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Gather cases                                                                                   */
 /* ---------------------------------------------------------------------------------------------- */
@@ -421,21 +442,11 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 
     cl_mem d_data = make_buffer(env, data_bytes, data);
     cl_mem d_indices = make_buffer(env, index_bytes, indices);
-    cl_mem d_out = make_buffer(env, out_bytes, NULL);
-    unsigned char zero = 0;
-    check_cl(clEnqueueFillBuffer(env->queue, d_out, &zero, 1, 0, out_bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
-    check_cl(clFinish(env->queue), "clFinish");
+    cl_mem d_out = poisoned_output(env, out_bytes);
 
     /* warm-up (builds and caches the specialization), then check the result bit for bit */
     for (int w = 0; w < 2; ++w) timed_gather(env, c->name, &desc, d_data, d_indices, d_out, NULL);
-    res->verified = 0;
-    if (verify) {
-        void *got = xmalloc(out_bytes);
-        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL),
-                 "clEnqueueReadBuffer");
-        res->verified = memcmp(got, expect, out_bytes) == 0 ? 1 : -1;
-        free(got);
-    }
+    res->verified = verify ? output_matches(env, d_out, expect, out_bytes) : 0;
     free(expect);
 
     const int is_tiny = strcmp(c->name, "tiny") == 0;
@@ -556,7 +567,7 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     cl_mem d_data = make_buffer(env, data_bytes, data);
     cl_mem d_indices = make_buffer(env, index_bytes, indices);
     cl_mem d_scales = scale_bytes ? make_buffer(env, scale_bytes, scales) : NULL;
-    cl_mem d_out = make_buffer(env, out_bytes, NULL);
+    cl_mem d_out = poisoned_output(env, out_bytes);
     double *tk = xmalloc(sizeof(double) * (size_t)repeat);
     double *tw = xmalloc(sizeof(double) * (size_t)repeat);
     double *tf = xmalloc(sizeof(double) * (size_t)repeat);
@@ -575,14 +586,7 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
         }
         clReleaseEvent(ev);
     }
-    res->verified = 0;
-    if (verify) {
-        void *got = xmalloc(out_bytes);
-        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL),
-                 "clEnqueueReadBuffer");
-        res->verified = memcmp(got, expect, out_bytes) == 0 ? 1 : -1;
-        free(got);
-    }
+    res->verified = verify ? output_matches(env, d_out, expect, out_bytes) : 0;
     summarize_times(res, tk, tw, repeat);
     summarize_adjacent_copy(res, env, tf, repeat);
     free(tk);
@@ -698,19 +702,9 @@ static void run_family_case(bench_env *env, const case_spec *c, int repeat, int 
 
     cl_mem d_data = make_buffer(env, data_bytes, data);
     cl_mem d_indices = make_buffer(env, index_bytes, indices);
-    cl_mem d_out = make_buffer(env, out_bytes, NULL);
-    unsigned char zero = 0;
-    check_cl(clEnqueueFillBuffer(env->queue, d_out, &zero, 1, 0, out_bytes, 0, NULL, NULL), "clEnqueueFillBuffer");
-    check_cl(clFinish(env->queue), "clFinish");
+    cl_mem d_out = poisoned_output(env, out_bytes);
     for (int w = 0; w < 2; ++w) timed_family(env, c->name, &f, d_data, d_indices, d_out, NULL);
-    res->verified = 0;
-    if (verify) {
-        void *got = xmalloc(out_bytes);
-        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL),
-                 "clEnqueueReadBuffer");
-        res->verified = memcmp(got, expect, out_bytes) == 0 ? 1 : -1;
-        free(got);
-    }
+    res->verified = verify ? output_matches(env, d_out, expect, out_bytes) : 0;
     free(expect);
 
     double *tk = xmalloc(sizeof(double) * (size_t)repeat);
@@ -775,8 +769,7 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
 
     cl_mem d_steps = make_buffer(env, bytes, steps), d_parents = make_buffer(env, bytes, parents);
     cl_mem d_lens = make_buffer(env, (size_t)Bt * 4, lens), d_end = make_buffer(env, 4, &end_token);
-    cl_mem d_out = make_buffer(env, bytes, NULL);
-    check_cl(clFinish(env->queue), "clFinish");
+    cl_mem d_out = poisoned_output(env, bytes);
     for (int w = 0; w < 2; ++w) {
         cl_event ev;
         check_clg(clg_gather_tree_enqueue(env->ctx, &desc, env->queue, d_steps, 0, d_parents, 0, d_lens, 0, d_end, 0,
@@ -785,13 +778,7 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
         check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
         clReleaseEvent(ev);
     }
-    res->verified = 0;
-    if (verify) {
-        void *got = xmalloc(bytes);
-        check_cl(clEnqueueReadBuffer(env->queue, d_out, CL_TRUE, 0, bytes, got, 0, NULL, NULL), "clEnqueueReadBuffer");
-        res->verified = memcmp(got, expect, bytes) == 0 ? 1 : -1;
-        free(got);
-    }
+    res->verified = verify ? output_matches(env, d_out, expect, bytes) : 0;
     double *tk = xmalloc(sizeof(double) * (size_t)repeat), *tw = xmalloc(sizeof(double) * (size_t)repeat);
     double *tf = xmalloc(sizeof(double) * (size_t)repeat);
     for (int r = 0; r < repeat; ++r) {
