@@ -3,7 +3,8 @@
 # OpenCL device): set up OpenCL from the .debs bench/gpu_fetch.sh carried in .gpu/, build clgather,
 # run clgather-bench, PyTorch on the same shapes (bench/torch_cuda.py) and the test suite on the device,
 # and write bench/GPU.md. Where the device tool's $OUT is set, the logs, JSON and GPU.md are written
-# there as they come, so a run cut short still returns what it did. About 5-8 minutes on 16 cores.
+# there as they come, so a run cut short still returns what it did. About 3 minutes on an H100 machine
+# with 16 cores (bench/RESULTS.md, 2026-11-25).
 #
 #   bash bench/gpu.sh [--device SPEC] [--quick] [--repeat N] [--test-seconds N]
 #

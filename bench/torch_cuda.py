@@ -6,7 +6,9 @@ the quantized tables. Times each call with CUDA events: median of --repeat after
 moved as clgather-bench counts them. Every output is checked bit for bit against numpy on the CPU.
 Writes JSON; exits 0 with "skipped" when torch or CUDA is absent.
 
-    python3 bench/torch_cuda.py --json torch.json [--repeat N] [--case NAME ...]
+    python3 bench/torch_cuda.py --json torch.json [--repeat N] [--case NAME ...] [--cpu]
+
+--cpu runs the same cases on the CPU, timed on the host: a check of the script where no GPU is.
 """
 import argparse
 import json

@@ -29,9 +29,7 @@ inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
 /* Bytes of one ggml block: its f16 scale, then 32 values of 4 or 8 bits. */
 HOT_INLINE uint ggml_block_bytes(int format) { return format == GGML_Q4_0 ? 18u : 34u; }
 
-/* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
- * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
- * int8. */
+/* Eight bytes of a ggml block's quants. */
 HOT_INLINE uchar8 ggml_bytes8(__global const uchar *at)
 {
 #if ALIGNED8 /* blocks start on even bytes: four 2-byte loads instead of eight */
@@ -41,6 +39,9 @@ HOT_INLINE uchar8 ggml_bytes8(__global const uchar *at)
 #endif
 }
 
+/* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
+ * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
+ * int8. */
 HOT_INLINE int8 ggml_values8(int format, __global const uchar *quants, int eighth)
 {
     if (format == GGML_Q4_0) {
