@@ -152,7 +152,7 @@ HOT_INLINE OUT_VEC8 plain8_bits(float8 v)
 /* Build option ALIGNED8 (GPU mapping): the host sets it only where every 8-value store is aligned to
  * the vector's size and the packed values of every 8-value step to 4 (4-bit) or 8 bytes (8-bit). A
  * GPU compiler splits vload/vstore, which promise only the element's alignment, into one access per
- * element; a typed pointer lets it issue one wide access per work-item. */
+ * element; through a typed pointer it issues 8- or 16-byte accesses (bench/RESULTS.md, 2026-11-25). */
 #ifndef ALIGNED8
 #define ALIGNED8 0
 #endif
@@ -163,8 +163,6 @@ HOT_INLINE void store_bits8(OUT_VEC8 bits, __global out_bits_t *out)
 {
 #if defined(STREAM) && STREAM && HINT_STREAM
     __builtin_nontemporal_store(bits, (__global OUT_VEC8 *)out);
-#elif ALIGNED8 && OUT_KIND != 0 /* 16 bytes as one access: a GPU compiler splits ushort8 in two */
-    *(__global uint4 *)out = as_uint4(bits);
 #elif ALIGNED8
     *(__global OUT_VEC8 *)out = bits;
 #else
