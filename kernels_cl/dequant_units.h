@@ -97,4 +97,61 @@ HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __gl
         dequant_piece_general(q, data, scales, zp, out_unit, e0, s_unit, in_slab ? q->QN : q->I, k0, count, zero_point);
 }
 
+/* Scales s .. s + 7 as f32 bits in *bits, decoded together: 1 where all eight are normal numbers,
+ * else 0 (the caller then decodes each exactly with scale_at). */
+HOT_INLINE int normal_scales8(const dequant_params *q, __global const uchar *scales, offset_t s, uint8 *bits)
+{
+    if (q->scale_kind == SCALES_F16) {
+        const uint8 h = convert_uint8(vload8(0, (__global const ushort *)scales + s));
+        const uint8 exponent = (h >> 10) & 0x1Fu;
+        if (any(exponent == 0u || exponent == 0x1Fu)) return 0;
+        *bits = ((h & 0x8000u) << 16) | (((h & 0x7FFFu) << 13) + (112u << 23));
+        return 1;
+    }
+    const uint8 b = q->scale_kind == SCALES_F32 ? vload8(0, (__global const uint *)scales + s)
+                                                : convert_uint8(vload8(0, (__global const ushort *)scales + s)) << 16;
+    const uint8 exponent = (b >> 23) & 0xFFu;
+    if (any(exponent == 0u || exponent == 0xFFu)) return 0;
+    *bits = b;
+    return 1;
+}
+
+/* Unit (p, b) of a slab of the fast form, its scale s given as f32 bits. */
+HOT_INLINE void dequant_slab_unit(const dequant_params *q, const slab *sl, __global const uchar *data,
+                                  __global const uchar *zp, __global out_bits_t *out_slab, offset_t p, offset_t b,
+                                  offset_t s, uint scale)
+{
+    const offset_t start = p * q->Qd + b * q->bs, count = b + 1 < q->nb ? q->bs : q->Qd - b * q->bs;
+    dequant_piece_fast(q, data, out_slab + start, sl->first_value + start, 0, count, scale,
+                       zero_point_of_unit(q, zp, s, sl->slab_row, p, b));
+}
+
+/* A whole slab of the fast form into out_slab (the CPU mapping, where a work-item's run covers whole
+ * slabs): ggml blocks with their pointers stepped, or P lines of nb units along the last axis
+ * (QN = 1), their scales decoded eight at a time. */
+HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __global const uchar *data,
+                                  __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
+{
+    if (q->ggml) {
+        const uint block_bytes = ggml_block_bytes(q->ggml);
+        __global const uchar *block = data + sl->first_value * block_bytes;
+        __global out_bits_t *out_block = out_slab;
+        for (offset_t u = 0; u < q->U; ++u, block += block_bytes, out_block += 32)
+            dequant_ggml_block(q->ggml, block, out_block);
+        return;
+    }
+    offset_t s = sl->first_scale;
+    for (offset_t p = 0; p < q->P; ++p) {
+        offset_t b = 0;
+        for (; q->nb - b >= 8; b += 8, s += 8) {
+            uint8 bits;
+            const int decoded = normal_scales8(q, scales, s, &bits);
+            for (int j = 0; j < 8; ++j)
+                dequant_slab_unit(q, sl, data, zp, out_slab, p, b + j, s + j,
+                                  decoded ? ((const uint *)&bits)[j] : scale_at(q, scales, s + j));
+        }
+        for (; b < q->nb; ++b, ++s) dequant_slab_unit(q, sl, data, zp, out_slab, p, b, s, scale_at(q, scales, s));
+    }
+}
+
 #endif /* CLG_DEQUANT_UNITS_H */

@@ -38,6 +38,14 @@ ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_pe
             }
 #endif
             __global out_bits_t *out_slab = out + r * I;
+            if (q.fast && u == 0 && end - t >= U) { /* the whole slab: no per-unit (p, b) arithmetic */
+                if (selected)
+                    dequant_slab_fast(&q, &sl, data, scales, zp, out_slab);
+                else
+                    zero_piece(out_slab, 0, I);
+                t += U;
+                u = U;
+            }
             for (; u < U && t < end; ++u, ++t) {
                 __global out_bits_t *out_unit = out_slab + unit_start(&q, p, b);
                 const offset_t count = unit_values(&q, b);
