@@ -7,8 +7,9 @@
  *
  * The lookup is x86's pshufb, so the tables are on where the compiler itself says it targets x86
  * with SSSE3 (__SSSE3__: PoCL's CPU devices); elsewhere a lookup lane by lane costs more than the
- * arithmetic it replaces, and the arithmetic path stays. They serve 16-bit outputs (OUT_KIND 1 or 2).
- * Build options: those of dequant.h. */
+ * arithmetic it replaces, and the arithmetic path stays. With AVX2 (__AVX2__) one 32-byte pshufb
+ * looks up 32 values and they go out in 32-byte stores (bench/RESULTS.md, 2026-11-26). They serve
+ * 16-bit outputs (OUT_KIND 1 or 2). Build options: those of dequant.h. */
 #ifndef CLG_DEQUANT_NIBBLE_TABLE_H
 #define CLG_DEQUANT_NIBBLE_TABLE_H
 
@@ -41,6 +42,76 @@ HOT_INLINE nibble_table nibble_table_of(int value_signed, int zero_point, float 
     t.high = convert_uchar16(bits >> (ushort16)(8));
     return t;
 }
+
+#if defined(__AVX2__)
+/* With AVX2 a lookup takes 32 nibbles: vpshufb on 32 bytes looks each 16-byte lane up in its own
+ * copy of the table. The nibbles go in as values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31], so that the
+ * in-lane interleave of low and high bytes gives values 0 .. 15, then 16 .. 31, with no lane-crossing
+ * shuffle; where the output is aligned to 32 bytes each half goes out in one store. */
+typedef uchar lane_pair_bytes __attribute__((ext_vector_type(32)));
+typedef char x86_bytes32 __attribute__((vector_size(32)));
+
+HOT_INLINE lane_pair_bytes in_both_lanes(uchar16 t)
+{
+    return __builtin_shufflevector(t, t, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+                                   8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+HOT_INLINE lane_pair_bytes lookup32(uchar16 table, lane_pair_bytes n)
+{
+    const x86_bytes32 found =
+        __builtin_ia32_pshufb256(__builtin_astype(in_both_lanes(table), x86_bytes32), __builtin_astype(n, x86_bytes32));
+    return __builtin_astype(found, lane_pair_bytes);
+}
+
+/* out[0 .. 15] = bits. */
+HOT_INLINE void store_bits16(ushort16 bits, __global out_bits_t *out)
+{
+#if defined(STREAM) && STREAM && HINT_STREAM
+    if (((ulong)out & 31) == 0) {
+        __builtin_nontemporal_store(bits, (__global ushort16 *)out);
+        return;
+    }
+#endif
+    store_bits8(bits.lo, out);
+    store_bits8(bits.hi, out + 8);
+}
+
+/* out[0 .. 31] = the outputs of nibbles n, which holds values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31]. */
+HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __global out_bits_t *out)
+{
+    const lane_pair_bytes low = lookup32(t->low, n), high = lookup32(t->high, n);
+    const lane_pair_bytes first =
+        __builtin_shufflevector(low, high, 0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39, 16, 48, 17, 49, 18,
+                                50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55);
+    const lane_pair_bytes second =
+        __builtin_shufflevector(low, high, 8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47, 24, 56, 25, 57,
+                                26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63);
+    store_bits16(__builtin_astype(first, ushort16), out);
+    store_bits16(__builtin_astype(second, ushort16), out + 16);
+}
+
+/* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble): bytes
+ * 0 .. 3 and 8 .. 11 to the first lane, 4 .. 7 and 12 .. 15 to the second, each widened to its low
+ * nibble, then its high one. */
+HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
+{
+    const ushort16 wide = convert_ushort16(as_uchar16(as_uint4(packed).s0213));
+    const ushort16 pairs = (wide & (ushort16)(15)) | ((wide >> (ushort16)(4)) << (ushort16)(8));
+    store_nibbles32(t, __builtin_astype(pairs, lane_pair_bytes), out);
+}
+
+/* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
+HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
+{
+    const uchar16 low = packed & (uchar16)(15), high = packed >> (uchar16)(4);
+    store_nibbles32(t,
+                    __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10,
+                                            11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31),
+                    out);
+}
+
+#else /* SSSE3: 16 nibbles a lookup */
 
 /* table[n[i]] for each lane i (n[i] < 16): x86's pshufb. */
 HOT_INLINE uchar16 lookup16(uchar16 table, uchar16 n)
@@ -77,6 +148,8 @@ HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __gl
     store_nibbles16(t, packed & (uchar16)(15), out);
     store_nibbles16(t, packed >> (uchar16)(4), out + 16);
 }
+
+#endif /* __AVX2__ */
 
 #endif /* USE_NIBBLE_TABLES */
 
