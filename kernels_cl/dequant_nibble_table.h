@@ -96,7 +96,7 @@ HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __glob
  * nibble, then its high one. */
 HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
 {
-    const ushort16 wide = convert_ushort16(as_uchar16(as_uint4(packed).s0213));
+    const ushort16 wide = as_ushort16(as_ulong4(convert_ushort16(packed)).s0213);
     const ushort16 pairs = (wide & (ushort16)(15)) | ((wide >> (ushort16)(4)) << (ushort16)(8));
     store_nibbles32(t, __builtin_astype(pairs, lane_pair_bytes), out);
 }
