@@ -131,6 +131,10 @@ HOT_INLINE void dequant_piece_fast(const dequant_params *q, __global const uchar
 #if USE_NIBBLE_TABLES
     if (q->value_bits == 4 && end - k >= 32) { /* e0 + k stays even: k0 is a multiple of 8 */
         const nibble_table t = nibble_table_of(q->value_signed, zero_point, s);
+        if (count == 32) { /* the common block of 32: straight-line code, no loop or tail */
+            store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k);
+            return;
+        }
         for (; end - k >= 32; k += 32) store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k);
     }
 #endif
