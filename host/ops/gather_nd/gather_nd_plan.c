@@ -86,6 +86,13 @@ clg_status clg_gather_nd_plan_make(const clg_gather_nd_desc *desc, clg_gather_nd
     st = clg_check_byte_sizes(clg_size_product(ds, 0, r), clg_size_product(is, 0, q),
                               clg_size_mul(clg_size_mul(B, N), I), p->io.elem_size, p->io.index_size, &p->io.size);
     if (st != CLG_SUCCESS) return st;
+    /* ov-gather-nd-5 reports the batch dimensions' product as one output extent, even for an empty
+     * output (another extent 0): it must be an int64_t. */
+    if (desc->preset == CLG_OV_GATHER_ND_5 && b > 0 && (B.overflow || B.value > (uint64_t)INT64_MAX))
+        return clg_fail(CLG_ERR_SIZE_OVERFLOW,
+                        "ov-gather-nd-5 flattens batch_dims = %d dimensions into one output extent, and the "
+                        "product of data.shape[0 .. %d] (%" PRId64 " x %" PRId64 " x ...) overflows int64",
+                        (int)b, (int)b - 1, ds[0], ds[1]);
     /* Factors of a non-empty output cannot have overflowed; those of an empty one are never used. */
     p->B = B.value;
     p->A = A.value;

@@ -218,6 +218,21 @@ START_TEST(zero_sized_overflowing_shape_is_empty_not_overflow)
 }
 END_TEST
 
+/* ov-gather-nd-5 reports the batch dimensions' product as one extent, so it must fit int64 even where
+ * another extent makes the output empty (found by fuzz_plan). */
+START_TEST(flattened_batch_extent_must_fit_int64)
+{
+    const int64_t ds[] = {2, INT64_MAX, 0}, is[] = {2, INT64_MAX, 0, 1};
+    clg_gather_nd_desc d = support_nd_desc(CLG_OV_GATHER_ND_5, CLG_F32, 3, ds, CLG_I64, 4, is, 2);
+    expect_rejected_everywhere(&d, CLG_ERR_SIZE_OVERFLOW, "flattens batch_dims = 2");
+    const int64_t ds2[] = {(int64_t)1 << 32, (int64_t)1 << 31, 0}, is2[] = {(int64_t)1 << 32, (int64_t)1 << 31, 0, 1};
+    d = support_nd_desc(CLG_OV_GATHER_ND_5, CLG_F32, 3, ds2, CLG_I64, 4, is2, 2); /* 2^63: past INT64_MAX */
+    expect_rejected_everywhere(&d, CLG_ERR_SIZE_OVERFLOW, "overflows int64");
+    d.preset = CLG_OV_GATHER_ND_8; /* no flattening: an empty output of extents that each fit */
+    expect_accepted(&d);
+}
+END_TEST
+
 START_TEST(output_shapes_of_the_presets)
 {
     /* data [2, 3, 4, 5], indices [2, 3, 7, 1], batch_dims 2: ONNX and GatherND-8 [2, 3, 7, 5], GatherND-5 [6, 7, 5] */
@@ -425,8 +440,9 @@ int main(void)
                       index_type_must_be_integer, onnx_accepts_i64_indices_only, invalid_policy, data_rank_at_least_one,
                       indices_rank_at_least_one, negative_dimension, batch_dims_only_from_onnx12,
                       batch_dims_outside_range, batch_shapes_must_match, tuple_length_outside_range, size_overflow,
-                      zero_sized_overflowing_shape_is_empty_not_overflow, output_shapes_of_the_presets, rank0_output,
-                      buffers_too_small, enqueue_arguments, onnx_component_out_of_range_names_first,
-                      hostile_index_values_under_error_policy, error_policy_finds_first_bad_among_many,
-                      zero_extent_with_tuples, verify_mode_passes_and_detects_mismatch, zero_sized_output_is_a_noop));
+                      zero_sized_overflowing_shape_is_empty_not_overflow, flattened_batch_extent_must_fit_int64,
+                      output_shapes_of_the_presets, rank0_output, buffers_too_small, enqueue_arguments,
+                      onnx_component_out_of_range_names_first, hostile_index_values_under_error_policy,
+                      error_policy_finds_first_bad_among_many, zero_extent_with_tuples,
+                      verify_mode_passes_and_detects_mismatch, zero_sized_output_is_a_noop));
 }
