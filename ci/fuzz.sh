@@ -21,10 +21,13 @@ for target in npy onnx plan differential quantized_plan; do
   # frame LSan could suppress; this target checks results, the ASan test suites check leaks.
   [ "$target" = differential ] && extra=(-detect_leaks=0)
   echo "== fuzz_$target for ${seconds}s"
+  # the fuzzer's own status: with pipefail, "|| true" after the pipe would also swallow it (it did)
+  set +e
   ASAN_OPTIONS="detect_leaks=$([ "$target" = differential ] && echo 0 || echo 1)" \
     "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
-    -artifact_prefix="$build/artifacts/$target-" "${extra[@]}" "$corpus" 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|fuzz_" || true
+    -artifact_prefix="$build/artifacts/$target-" "${extra[@]}" "$corpus" 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|fuzz_"
   status=${PIPESTATUS[0]}
+  set -e
   rm -rf "$corpus"
   [ "$status" -eq 0 ] || { echo "fuzz_$target failed (exit $status); inputs in $build/artifacts"; exit 1; }
 done
