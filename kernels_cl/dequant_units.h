@@ -121,8 +121,8 @@ HOT_INLINE void dequant_slab_unit(const dequant_params *q, const slab *sl, __glo
                                   __global const uchar *zp, __global out_bits_t *out_slab, offset_t p, offset_t b,
                                   offset_t s, uint scale)
 {
-    const offset_t start = p * q->Qd + b * q->bs, count = b + 1 < q->nb ? q->bs : q->Qd - b * q->bs;
-    dequant_piece_fast(q, data, out_slab + start, sl->first_value + start, 0, count, scale,
+    const offset_t start = unit_start(q, p, b);
+    dequant_piece_fast(q, data, out_slab + start, sl->first_value + start, 0, unit_values(q, b), scale,
                        zero_point_of_unit(q, zp, s, sl->slab_row, p, b));
 }
 
