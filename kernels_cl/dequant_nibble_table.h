@@ -9,13 +9,19 @@
  * with SSSE3 (__SSSE3__: PoCL's CPU devices); elsewhere a lookup lane by lane costs more than the
  * arithmetic it replaces, and the arithmetic path stays. With AVX2 (__AVX2__) one 32-byte pshufb
  * looks up 32 values and they go out in 32-byte stores (bench/RESULTS.md, 2026-11-26). They serve
- * 16-bit outputs (OUT_KIND 1 or 2). Build options: those of dequant.h. */
+ * 16-bit outputs (OUT_KIND 1 or 2). Build options: those of dequant.h, and NIBBLE_TABLES_LIMIT, which
+ * test builds set to hold the lookups below what the target allows (1: SSSE3's 16 values a lookup,
+ * 0: no tables), so that every form runs on the machines the tests run on. */
 #ifndef CLG_DEQUANT_NIBBLE_TABLE_H
 #define CLG_DEQUANT_NIBBLE_TABLE_H
 
 #include "dequant.h"
 
-#if defined(__SSSE3__) && OUT_KIND != 0
+#ifndef NIBBLE_TABLES_LIMIT
+#define NIBBLE_TABLES_LIMIT 2
+#endif
+
+#if defined(__SSSE3__) && OUT_KIND != 0 && NIBBLE_TABLES_LIMIT >= 1
 #define USE_NIBBLE_TABLES 1
 #else
 #define USE_NIBBLE_TABLES 0
@@ -43,7 +49,7 @@ HOT_INLINE nibble_table nibble_table_of(int value_signed, int zero_point, float 
     return t;
 }
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) && NIBBLE_TABLES_LIMIT >= 2
 /* With AVX2 a lookup takes 32 nibbles: vpshufb on 32 bytes looks each 16-byte lane up in its own
  * copy of the table. The nibbles go in as values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31], so that the
  * in-lane interleave of low and high bytes gives values 0 .. 15, then 16 .. 31, with no lane-crossing

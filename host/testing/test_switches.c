@@ -7,6 +7,8 @@ void clg_testing_force_mapping(clg_context *ctx, int mapping) { ctx->testing.for
 
 void clg_testing_force_stream(clg_context *ctx, int mode) { ctx->testing.force_stream = mode; }
 
+void clg_testing_limit_nibble_tables(clg_context *ctx, int mode) { ctx->testing.nibble_tables = mode; }
+
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on) { ctx->testing.corrupt_verify_readback = on; }
 
 void clg_testing_allow_f16(clg_context *ctx, int on) { ctx->testing.allow_f16 = on; }

@@ -16,6 +16,10 @@ void clg_testing_force_mapping(clg_context *ctx, int mapping);
  * 0 automatic (outputs larger than the device's cache). */
 void clg_testing_force_stream(clg_context *ctx, int mode);
 
+/* The dequantizing gather's x86 nibble lookups (kernels_cl/dequant_nibble_table.h): 0 as the target
+ * allows, 1 at most SSSE3's 16 values a lookup even where AVX2 allows 32, -1 none (the arithmetic). */
+void clg_testing_limit_nibble_tables(clg_context *ctx, int mode);
+
 /* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
 

@@ -51,6 +51,29 @@ int support_platform_is(const char *name)
            strstr(info.platform_name, name) != NULL;
 }
 
+/* Builds a one-line kernel after `prelude`; returns clBuildProgram's status. */
+static cl_int build_probe(const char *prelude)
+{
+    clg_context *ctx = support_cl_context();
+    cl_device_id device = clg_context_cl_device(ctx);
+    const char *text[] = {prelude, "__kernel void probe(__global int *out) { out[0] = 1; }\n"};
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(clg_context_cl_context(ctx), 2, text, NULL, &err);
+    ck_assert_msg(err == CL_SUCCESS, "clCreateProgramWithSource: %d", (int)err);
+    err = clBuildProgram(program, 1, &device, NULL, NULL, NULL);
+    clReleaseProgram(program);
+    return err;
+}
+
+int support_compiler_defines(const char *macro)
+{
+    const cl_int control = build_probe("");
+    ck_assert_msg(control == CL_SUCCESS, "the device cannot build a probe program: %d", (int)control);
+    char guard[256];
+    snprintf(guard, sizeof guard, "#ifndef %s\n#error the macro is not defined\n#endif\n", macro);
+    return build_probe(guard) == CL_SUCCESS;
+}
+
 int support_scaled(int count)
 {
     const char *text = getenv("CLGATHER_TEST_SCALE");

@@ -19,6 +19,11 @@ clg_context *support_reference_context(void);
 /* Whether the suite's OpenCL device belongs to a platform whose name contains `name` ("Oclgrind"). */
 int support_platform_is(const char *name);
 
+/* Whether the suite's device compiler defines `macro` in OpenCL C (x86 target features such as
+ * "__SSSE3__", which decide what some kernels build). Fails the test if the device cannot build a
+ * program at all. */
+int support_compiler_defines(const char *macro);
+
 /* count scaled by CLGATHER_TEST_SCALE (a fraction, default 1), at least 1: the randomized suites run
  * fewer cases under sanitizers and simulators. */
 int support_scaled(int count);

@@ -26,6 +26,7 @@ typedef struct specialization {
     int aligned8;                    /* GPU mapping, fast form: those stores and their packed loads aligned */
     uint64_t units_per_item;         /* CPU mapping */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
+    int nibble_tables;               /* test switch: 0 as the target allows, 1 at most SSSE3's, -1 none */
 } specialization;
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -82,6 +83,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     largest = max_u64(largest, max_u64(p->out_elems, grid_overshoot));
     largest = max_u64(largest, max_u64(p->index_elems, p->M * p->A));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_QUANT_OFFSET32_LIMIT;
+    s.nibble_tables = CLG_TEST_SWITCH(ctx, nibble_tables);
     return s;
 }
 
@@ -93,8 +95,10 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
 {
     char index_rules[160];
     clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
-    const int n = snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d", index_rules,
-                           gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast);
+    int n = snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d", index_rules, gated,
+                     float_kind(p->out_type), s->stream, s->aligned8, s->fast);
+    if (s->nibble_tables && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d", s->nibble_tables > 0 ? 1 : 0);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
      * them (the general form keeps them as arguments, one build for every encoding). */
     if (s->fast && n > 0 && (size_t)n < size)

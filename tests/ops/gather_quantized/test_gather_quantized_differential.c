@@ -281,9 +281,16 @@ static void finish_sweep_case(support_rng *rng, random_case *rc, const char *wha
     snprintf(rc->name, sizeof rc->name, "sweep %d: %s out %s", number, what, clg_dtype_name(out));
 }
 
+/* Whether a sweep that only exercises the x86 nibble lookups skips a case: they serve 4-bit values
+ * and 16-bit outputs (kernels_cl/dequant_nibble_table.h). */
+static int skipped_for_lookups(int lookups_only, int value_bits, clg_dtype out)
+{
+    return lookups_only && (value_bits != 4 || out == CLG_F32);
+}
+
 /* ONNX Runtime blocks: u4, i4, u8 with bits 4 and 8, every block size 16..256, scale and output type,
  * with and without zero points; rows of 3 blocks and a short one (odd for 4-bit values). */
-static int sweep_ort(support_rng *rng, int number, int mapping)
+static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only)
 {
     static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8, CLG_QUANT_U8};
     static const int bits[] = {4, 4, 4, 8};
@@ -292,6 +299,11 @@ static int sweep_ort(support_rng *rng, int number, int mapping)
         for (int b = 0; b < 5; ++b)
             for (int sc = 0; sc < 3; ++sc)
                 for (int zp = 0; zp < 2; ++zp) {
+                    const clg_dtype out = float_types[(number + mapping) % 3];
+                    if (skipped_for_lookups(lookups_only, bits[t], out)) {
+                        ++number;
+                        continue;
+                    }
                     random_case rc;
                     memset(&rc, 0, sizeof rc);
                     clg_gather_quantized_desc *d = &rc.c.desc;
@@ -313,7 +325,7 @@ static int sweep_ort(support_rng *rng, int number, int mapping)
                     snprintf(what, sizeof what, "ort %s bits %d bs %" PRId64 " scales %s zp %d",
                              clg_quant_type_name(types[t]), bits[t], d->block_size, clg_dtype_name(float_types[sc]),
                              zp);
-                    finish_sweep_case(rng, &rc, what, float_types[(number + mapping) % 3], number);
+                    finish_sweep_case(rng, &rc, what, out, number);
                     compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
                     quant_case_free(&rc.c);
                     ++number;
@@ -323,12 +335,17 @@ static int sweep_ort(support_rng *rng, int number, int mapping)
 
 /* OpenVINO: u8, i8, u4, i4, per row and grouped (odd group sizes), zero points none, per group or one
  * for the table; ggml q4_0 and q8_0; each with every output type. */
-static int sweep_ov_ggml(support_rng *rng, int number, int mapping)
+static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_only)
 {
     for (int t = 1; t <= 4; ++t)
         for (int grouped = 0; grouped < 2; ++grouped)
             for (int zp = 0; zp < 3; ++zp)
                 for (int o = 0; o < 3; ++o) {
+                    const int bits = t == CLG_QUANT_U4 || t == CLG_QUANT_I4 ? 4 : 8;
+                    if (skipped_for_lookups(lookups_only, bits, float_types[(o + mapping) % 3])) {
+                        ++number;
+                        continue;
+                    }
                     random_case rc;
                     memset(&rc, 0, sizeof rc);
                     clg_gather_quantized_desc *d = &rc.c.desc;
@@ -349,6 +366,10 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping)
                 }
     for (int q8 = 0; q8 < 2; ++q8)
         for (int o = 0; o < 3; ++o) {
+            if (skipped_for_lookups(lookups_only, q8 ? 8 : 4, float_types[o])) {
+                ++number;
+                continue;
+            }
             random_case rc;
             memset(&rc, 0, sizeof rc);
             clg_gather_quantized_desc *d = &rc.c.desc;
@@ -363,18 +384,40 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping)
     return number;
 }
 
-static void run_sweep(int mapping)
+/* nibble_tables: 0 the whole sweep with the lookups the target allows; otherwise only the cases the
+ * lookups serve, with them held to SSSE3's (1) or off (-1). */
+static void run_sweep(int mapping, int nibble_tables)
 {
     clg_context *ctx = support_cl_context();
     clg_testing_force_mapping(ctx, mapping);
+    clg_testing_limit_nibble_tables(ctx, nibble_tables);
     support_rng rng = {seed ^ (0x5EEDull + (uint64_t)mapping)};
-    sweep_ov_ggml(&rng, sweep_ort(&rng, 0, mapping), mapping);
+    const int lookups_only = nibble_tables != 0;
+    sweep_ov_ggml(&rng, sweep_ort(&rng, 0, mapping, lookups_only), mapping, lookups_only);
     clg_testing_force_mapping(ctx, 0);
+    clg_testing_limit_nibble_tables(ctx, 0);
 }
 
-START_TEST(sweep_runs) { run_sweep(1); }
+START_TEST(sweep_runs) { run_sweep(1, 0); }
 END_TEST
-START_TEST(sweep_pieces) { run_sweep(2); }
+START_TEST(sweep_pieces) { run_sweep(2, 0); }
+END_TEST
+/* The x86 nibble lookups a machine with AVX2 would otherwise never run: SSSE3's 16 values a lookup,
+ * and none (the arithmetic every other target runs). Where the compiler does not target SSSE3 there
+ * are no lookups to hold back, and sweep_runs has run the arithmetic already. */
+static void run_lookup_sweep(int nibble_tables)
+{
+    if (!support_compiler_defines("__SSSE3__")) {
+        printf("skipped: the device's compiler does not define __SSSE3__, so the kernels have no nibble "
+               "lookups\n");
+        return;
+    }
+    run_sweep(1, nibble_tables);
+}
+
+START_TEST(sweep_runs_ssse3_lookups) { run_lookup_sweep(1); }
+END_TEST
+START_TEST(sweep_runs_no_lookups) { run_lookup_sweep(-1); }
 END_TEST
 
 START_TEST(random_runs_offsets32) { run_random_cases(200, 1, 0, 1); }
@@ -407,6 +450,8 @@ int main(void)
     tcase_add_test(tc, random_automatic_choice);
     tcase_add_test(tc, sweep_runs);
     tcase_add_test(tc, sweep_pieces);
+    tcase_add_test(tc, sweep_runs_ssse3_lookups);
+    tcase_add_test(tc, sweep_runs_no_lookups);
     suite_add_tcase(s, tc);
     return support_run_suite(s);
 }
