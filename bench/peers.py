@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run clgather-bench's cases through CPU peers and print one table.
 
-    bench/setup_peers.sh                      # once: makes .venv with numpy, onnx, onnxruntime, openvino, torch
+    bench/setup_peers.sh                      # once: makes .venv with numpy, onnx, onnxruntime, openvino, gguf, torch
     .venv/bin/python bench/peers.py --bench build-bench/bench/clgather-bench [--repeat N] [--case NAME]...
 
 Same shapes, same index values and same data as clgather-bench: both generate them with the

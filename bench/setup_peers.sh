@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make the virtual environment bench/peers.py runs in: numpy, onnx, onnxruntime, openvino and a CPU
+# Make the virtual environment bench/peers.py runs in: numpy, onnx, onnxruntime, openvino, gguf and a CPU
 # torch, all from PyPI. Idempotent: re-running only installs what is missing.
 #
 #   bench/setup_peers.sh            # creates <repo>/.venv (gitignored)
@@ -23,7 +23,7 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install --quiet --upgrade pip
 
-"${pip[@]}" install --quiet numpy onnx onnxruntime openvino
+"${pip[@]}" install --quiet numpy onnx onnxruntime openvino gguf
 
 torch_works() {
   "$venv/bin/python" - <<'EOF'
