@@ -1,7 +1,8 @@
 /* libFuzzer target: the OpenCL path against the CPU reference (Gather, GatherElements, GatherND,
- * GatherTree) on fuzzer-chosen shapes, types, policies and index values, bit for bit, through the
- * synchronous call and through the enqueue call with guard bytes around every buffer. Any difference,
- * or a touched guard byte, aborts. */
+ * GatherTree, the dequantizing gather) on fuzzer-chosen shapes, types, policies, index values and (for
+ * the dequantizing gather) layouts and scale bits, bit for bit, through the synchronous call and
+ * through the enqueue call with guard bytes around every buffer. Any difference, or a touched guard
+ * byte, aborts. */
 #include "fuzz_input.h"
 
 #include <stdio.h>
@@ -162,13 +163,85 @@ static void gather_tree_case(fuzz_input *in)
     fuzz_gather_tree_inputs_free(&t);
 }
 
+static size_t round_up(size_t n, size_t unit) { return (n + unit - 1) / unit * unit; }
+
+/* The dequantizing gather's four inputs (absent ones NULL) and output, each between guard bytes;
+ * returns the enqueue's status and leaves the output region (guards included) in `region`. */
+static clg_status quantized_enqueue(const clg_gather_quantized_desc *d, void *const inputs[4], const uint64_t bytes[5],
+                                    size_t guard, unsigned char *region, size_t out_guard)
+{
+    const size_t scale_unit = d->scales.type ? clg_dtype_size(d->scales.type) : 1;
+    const size_t guards[4] = {guard, round_up(guard, clg_dtype_size(d->indices.type)), round_up(guard, scale_unit),
+                              guard};
+    cl_mem mems[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < 4; ++k)
+        if (k < 2 || bytes[k]) mems[k] = guarded(inputs[k], (size_t)bytes[k], guards[k]);
+    cl_mem bo = guarded(NULL, (size_t)bytes[4], out_guard);
+    cl_event done = NULL;
+    const clg_status st = clg_gather_quantized_enqueue(ctx, d, clg_context_cl_queue(ctx), mems[0], guards[0], mems[1],
+                                                       guards[1], mems[2], mems[2] ? guards[2] : 0, mems[3],
+                                                       mems[3] ? guards[3] : 0, bo, out_guard, 0, NULL, &done);
+    if (done) clReleaseEvent(done);
+    if (clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, out_guard + (size_t)bytes[4] + out_guard, region,
+                            0, NULL, NULL))
+        abort();
+    for (int k = 0; k < 4; ++k)
+        if (mems[k]) clReleaseMemObject(mems[k]);
+    clReleaseMemObject(bo);
+    return st;
+}
+
+static void gather_quantized_case(fuzz_input *in)
+{
+    clg_gather_quantized_desc d;
+    fuzz_gather_quantized_desc(in, &d);
+    uint64_t bytes[5];
+    if (clg_gather_quantized_sizes(&d, &bytes[0], &bytes[1], &bytes[2], &bytes[3], &bytes[4]) != CLG_SUCCESS) return;
+    for (int k = 0; k < 5; ++k)
+        if (bytes[k] > LIMIT) return;
+    void *inputs[4];
+    for (int k = 0; k < 4; ++k) inputs[k] = fuzz_alloc_filled(in, (size_t)bytes[k]);
+    const size_t out_bytes = (size_t)bytes[4];
+    unsigned char *want = malloc(out_bytes + 1), *got = malloc(out_bytes + 1);
+    memset(want, POISON, out_bytes + 1);
+    memset(got, POISON, out_bytes + 1);
+    const size_t n[4] = {(size_t)bytes[0], (size_t)bytes[1], (size_t)bytes[2], (size_t)bytes[3]};
+    const clg_status ref = clg_gather_quantized_reference(&d, inputs[0], n[0], inputs[1], n[1], inputs[2], n[2],
+                                                          inputs[3], n[3], want, out_bytes);
+    const clg_status sync = clg_gather_quantized(ctx, &d, inputs[0], n[0], inputs[1], n[1], inputs[2], n[2], inputs[3],
+                                                 n[3], got, out_bytes);
+    if (sync != ref) differ("quantized sync status");
+    if (memcmp(got, want, out_bytes) != 0) differ("quantized sync output");
+
+    int32_t rank;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    clg_dtype out_type;
+    if (clg_gather_quantized_output_shape(&d, &rank, shape, &out_type) != CLG_SUCCESS) abort();
+    const size_t guard = fuzz_u8(in) % GUARD, out_guard = round_up(guard, clg_dtype_size(out_type));
+    unsigned char *region = malloc(out_guard + out_bytes + out_guard + 1);
+    const clg_status enq = quantized_enqueue(&d, inputs, bytes, guard, region, out_guard);
+    if (enq != ref) differ("quantized enqueue status");
+    if (!all_poison(region, out_guard) || !all_poison(region + out_guard + out_bytes, out_guard))
+        differ("quantized guard bytes touched");
+    if (ref == CLG_SUCCESS ? memcmp(region + out_guard, want, out_bytes) != 0
+                           : !all_poison(region + out_guard, out_bytes))
+        differ("quantized enqueue output");
+    for (int k = 0; k < 4; ++k) free(inputs[k]);
+    free(region);
+    free(want);
+    free(got);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!ctx && clg_context_create_default(NULL, 0, &ctx) != CLG_SUCCESS) abort();
     fuzz_input in = {data, size};
-    /* odd: GatherTree; even: Gather, GatherElements or GatherND by the next bits (as fuzz_plan) */
+    /* odd: GatherTree, or the dequantizing gather where bit 1 is set too; even: Gather, GatherElements
+     * or GatherND by the next bits (as fuzz_plan) */
     const uint8_t which = fuzz_u8(&in);
-    if (which & 1)
+    if ((which & 3) == 3)
+        gather_quantized_case(&in);
+    else if (which & 1)
         gather_tree_case(&in);
     else if ((which >> 1) % 3 == 1)
         gather_elements_case(&in);

@@ -177,3 +177,70 @@ void fuzz_gather_tree_inputs_free(fuzz_tree_inputs *t)
     free(t->max_seq_len);
     free(t->end_token);
 }
+
+static int64_t blocks_of(int64_t values, int64_t block)
+{
+    return block > 0 ? values / block + (values % block != 0) : 0;
+}
+
+static clg_quant_type fuzz_quant_type(fuzz_input *in)
+{
+    const uint8_t b = fuzz_u8(in);
+    return b == 255 ? (clg_quant_type)33 : (clg_quant_type)(b % CLG_QUANT_TYPE_COUNT);
+}
+
+void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    const uint8_t layout = fuzz_u8(in);
+    d->layout = layout == 255 ? (clg_quant_layout)21 : (clg_quant_layout)(layout % CLG_QUANT_LAYOUT_COUNT);
+    d->data.type = fuzz_quant_type(in);
+    const uint8_t r = fuzz_u8(in);
+    d->data.rank = r == 255 ? CLG_MAX_RANK + 1 : r % 5;
+    for (int32_t k = 0; k < d->data.rank && k < CLG_MAX_RANK; ++k) d->data.shape[k] = fuzz_dim(in);
+    d->indices.type = (clg_dtype)(fuzz_u8(in) % CLG_DTYPE_COUNT);
+    d->indices.rank = fuzz_u8(in) % 3;
+    for (int32_t k = 0; k < d->indices.rank; ++k) d->indices.shape[k] = fuzz_dim(in);
+    d->bits = (int32_t)(int8_t)fuzz_u8(in) % 10;
+    const uint8_t bs = fuzz_u8(in);
+    d->block_size = bs < 100 ? 0 : bs < 200 ? (int64_t)16 << (bs % 4) : (int64_t)(int8_t)bs;
+    d->gather_axis = (int64_t)(int8_t)fuzz_u8(in) % 6;
+    d->quantize_axis = (int64_t)(int8_t)fuzz_u8(in) % 6;
+    d->output_type = (clg_dtype)(fuzz_u8(in) % CLG_DTYPE_COUNT);
+    const uint8_t policy = fuzz_u8(in);
+    d->oob_policy = policy == 255 ? (clg_oob_policy)8 : (clg_oob_policy)(policy % CLG_OOB_COUNT);
+
+    /* scales: as the layout asks (flags bit 0), with a zero-point tensor like them (bit 1) or of one
+     * value (bit 2); otherwise fuzzer-chosen shapes */
+    const uint8_t flags = fuzz_u8(in);
+    const int ggml = d->layout == CLG_QUANT_GGML_Q4_0 || d->layout == CLG_QUANT_GGML_Q8_0;
+    if (!ggml || (flags & 8)) d->scales.type = (clg_dtype)(fuzz_u8(in) % CLG_DTYPE_COUNT);
+    const int32_t rank = d->data.rank >= 1 && d->data.rank <= CLG_MAX_RANK ? d->data.rank : 1;
+    if (flags & 1) {
+        d->scales.rank = rank;
+        memcpy(d->scales.shape, d->data.shape, sizeof d->scales.shape);
+        int32_t q = (int32_t)(d->quantize_axis < 0 ? d->quantize_axis + rank : d->quantize_axis);
+        if (d->layout == CLG_QUANT_OV_COMPRESSED || q < 0 || q >= rank) q = rank - 1;
+        const int64_t values = d->data.type == CLG_QUANT_U8 && d->bits != 8 && d->layout == CLG_QUANT_ORT_BLOCK &&
+                                       d->data.shape[q] >= 0 && d->data.shape[q] < INT64_MAX / 2
+                                   ? 2 * d->data.shape[q]
+                                   : d->data.shape[q];
+        const int64_t block = d->block_size ? d->block_size : 128;
+        d->scales.shape[q] = d->layout == CLG_QUANT_OV_COMPRESSED ? 1 + fuzz_u8(in) % 4 : blocks_of(values, block);
+    } else if (!ggml) {
+        d->scales.rank = fuzz_u8(in) % 4;
+        for (int32_t k = 0; k < d->scales.rank; ++k) d->scales.shape[k] = fuzz_dim(in);
+    }
+    if (flags & 6) {
+        d->zero_points.type = flags & 16 ? fuzz_quant_type(in) : d->data.type;
+        if (flags & 2) {
+            d->zero_points.rank = d->scales.rank;
+            memcpy(d->zero_points.shape, d->scales.shape, sizeof d->zero_points.shape);
+            if (d->layout == CLG_QUANT_ORT_BLOCK && d->data.type == CLG_QUANT_U8 && d->bits != 8 && d->scales.rank > 0)
+                d->zero_points.shape[d->scales.rank - 1] = blocks_of(d->scales.shape[d->scales.rank - 1], 2);
+        } else {
+            d->zero_points.rank = fuzz_u8(in) % 2;
+            d->zero_points.shape[0] = 1;
+        }
+    }
+}
