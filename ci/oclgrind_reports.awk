@@ -1,8 +1,8 @@
 # The reports Oclgrind wrote into a `ctest -V` log, one line each, prefixed with the test's number.
 # ctest -V starts every line of a test's output with "<test number>: ", and with -j the lines of two
 # tests interleave: an API error's report spans three lines, gathered per test. A build failure is
-# one a test provoked on purpose (launch:failed_hinted_build_falls_back_to_no_hints); an unplanned one
-# fails its test anyway.
+# one a test provoked on purpose (launch:failed_hinted_build_falls_back_to_no_hints, and the probe of
+# support_compiler_defines, which Oclgrind's compiler fails); an unplanned one fails its test anyway.
 {
     prefix = ""
     line = $0
