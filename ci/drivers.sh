@@ -5,8 +5,9 @@
 #     quarter of their cases;
 #   Mesa rusticl on llvmpipe: every suite of the release build but the dequantizing gather's
 #     exhaustive sweep (test_gather_quantized_differential: 7 minutes there; its examples, policies,
-#     validation and CLI suites run), the randomized ones at a tenth of their cases and the
-#     eight-thread stress at 200 calls a thread (each call and each kernel build costs about 0.1 s);
+#     validation and CLI suites run) and its fuzz seeds' replay (fuzz_replay_differential_quantized:
+#     about 4 minutes there, most of it kernel builds), the randomized ones at a tenth of their cases
+#     and the eight-thread stress at 200 calls a thread (each call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
 #     hammers a context from eight threads (tests/drivers/oclgrind_threads), the randomized ones at 2%
 #     of their cases, CK_FORK=no;
@@ -53,7 +54,8 @@ suite_on() { # implementation, ctest args...
 # Two tests at a time: most of a cold run is kernel builds (and on Oclgrind, simulation), each on one core.
 if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS"; fi
 if wanted rusticl; then
-  CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" -E '^test_gather_quantized_differential$'
+  CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" \
+    -E '^(test_gather_quantized_differential|fuzz_replay_differential_quantized)$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)

@@ -16,6 +16,8 @@ export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}" CLGATHER_CACHE_DIR=
 for target in npy onnx plan differential quantized_plan; do
   corpus="$(mktemp -d)"
   cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/$target/." "$corpus/"
+  # the differential target's dequantizing-gather seeds sit in a folder of their own (tests/fuzz/CMakeLists.txt)
+  [ "$target" = differential ] && cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/differential_quantized/." "$corpus/"
   extra=()
   # PoCL's LLVM leaks through operator new during kernel builds, with stacks that name no library
   # frame LSan could suppress; this target checks results, the ASan test suites check leaks.
