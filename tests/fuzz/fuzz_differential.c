@@ -35,6 +35,9 @@ static cl_mem guarded(const void *content, size_t bytes, size_t guard)
     return m;
 }
 
+/* A guard size that keeps the tensor after it aligned to its element size. */
+static size_t round_up(size_t n, size_t unit) { return (n + unit - 1) / unit * unit; }
+
 static void differ(const char *what)
 {
     fprintf(stderr, "fuzz_differential: %s (%s)\n", what, clg_last_error_message());
@@ -95,8 +98,7 @@ static void indexed_case(fuzz_input *in, const indexed_op *op, const void *d, cl
     if (memcmp(got, want, out_bytes) != 0) differ("sync output");
 
     /* enqueue: offsets chosen by the fuzzer (indices aligned to their element size) */
-    size_t guard = fuzz_u8(in) % GUARD, isize = clg_dtype_size(index_type);
-    size_t iguard = (guard + isize - 1) / isize * isize;
+    const size_t guard = fuzz_u8(in) % GUARD, iguard = round_up(guard, clg_dtype_size(index_type));
     cl_mem bd = guarded(data, data_bytes, guard), bi = guarded(idx, index_bytes, iguard),
            bo = guarded(NULL, out_bytes, guard);
     cl_event done = NULL;
@@ -162,8 +164,6 @@ static void gather_tree_case(fuzz_input *in)
     free(got);
     fuzz_gather_tree_inputs_free(&t);
 }
-
-static size_t round_up(size_t n, size_t unit) { return (n + unit - 1) / unit * unit; }
 
 /* The dequantizing gather's four inputs (absent ones NULL) and output, each between guard bytes;
  * returns the enqueue's status and leaves the output region (guards included) in `region`. */
