@@ -3,8 +3,10 @@
  * indices[(bb*N + n)*TUPLE ..] combined over the data extents they index (row_source_tuple.h), A
  * their product.
  *
- * Build options: those of index_rules.h, failure_record.h, row_copy_gpu.h, and TUPLE. */
+ * Build options: those of index_rules.h, failure_record.h, row_copy_gpu.h (row_stage_gpu.h shares them),
+ * and TUPLE. */
 #include "hints.h"
 #include "row_source_tuple.h"
 
 #include "row_copy_gpu.h"
+#include "row_stage_gpu.h"

@@ -26,6 +26,12 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_work_group_size,
                     &ctx->max_work_group_size, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units, &ctx->compute_units, NULL);
+    cl_ulong local_bytes = 0;
+    cl_device_local_mem_type local_type = CL_GLOBAL;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof local_type, &local_type, NULL);
+    ctx->local_mem_bytes = local_bytes;
+    ctx->local_mem_dedicated = local_type == CL_LOCAL;
     size_t item_sizes[3] = {1, 1, 1};
     if (clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_sizes, item_sizes, NULL) != CL_SUCCESS)
         item_sizes[0] = item_sizes[1] = item_sizes[2] = 1;

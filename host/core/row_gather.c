@@ -2,6 +2,7 @@
 
 #include "core/index_value.h"
 #include "core/launch.h"
+#include "core/local_staging.h"
 #include "core/status.h"
 
 #include <stdio.h>
@@ -27,16 +28,19 @@ typedef struct specialization {
     uint64_t rows;
     uint64_t rows_per_item;
     int stream;
+    clg_staging staged; /* one-unit rows through local memory (CLG_MAPPING_ROW_UNITS only) */
 } specialization;
 
 static void build_options(const clg_row_gather *rows, const specialization *s, int gated, char *buf, size_t size)
 {
+    char staging[24];
+    clg_staging_options(&s->staged, staging, sizeof staging);
     char index_rules[160], tuple[32] = "";
     clg_index_rules_options(rows->index_type, s->offsets64, rows->policy == CLG_OOB_CLAMP, index_rules,
                             sizeof index_rules);
     if (rows->tuple_len > 0) snprintf(tuple, sizeof tuple, " -DTUPLE=%d", (int)rows->tuple_len);
-    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d -DGATE=%d%s", clg_move_type(s->move_bytes), index_rules, s->stream,
-             gated, tuple);
+    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d -DGATE=%d%s%s", clg_move_type(s->move_bytes), index_rules,
+             s->stream, gated, tuple, staging);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -64,6 +68,10 @@ static specialization choose(const clg_context *ctx, const clg_row_gather *rows,
                (s.units_per_row > 1 ? row_bytes >= CLG_STREAM_MIN_ROW_BYTES : row_bytes >= CLG_STREAM_MIN_UNIT_BYTES) &&
                rows->out_bytes >= CLG_STREAM_MIN_BYTES && CLG_TEST_SWITCH(ctx, force_stream) >= 0;
     if (CLG_TEST_SWITCH(ctx, force_stream) > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS;
+    s.staged = (clg_staging){0};
+    if (s.mapping == CLG_MAPPING_ROW_UNITS && s.units_per_row == 1 && rows->A > 0)
+        s.staged = clg_staging_choose(ctx, s.rows / max_u64(rows->N, 1), rows->N, rows->A * s.move_bytes,
+                                      rows->A * s.move_bytes, &buffers[0], CLG_UNITS_LOCAL_SIZE);
     return s;
 }
 
@@ -116,7 +124,8 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
     const int runs = s.mapping == CLG_MAPPING_ROW_RUNS;
     const clg_kernel_source *source = runs ? rows->cpu_source : rows->gpu_source;
     /* gather_row_runs_u1 reads unit 0 of the data for every row, so it needs A > 0 */
-    const char *name = !runs                                 ? "gather_row_units"
+    const char *name = s.staged.on                           ? "gather_staged_units"
+                       : !runs                               ? "gather_row_units"
                        : s.units_per_row == 1 && rows->A > 0 ? "gather_row_runs_u1"
                                                              : "gather_row_runs";
     clg_kernel_lease lease;
@@ -132,6 +141,12 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
         err |= clg_set_offset_arg(lease.kernel, next_arg++, s.rows_per_item, s.offsets64);
         items[0] = (s.rows + s.rows_per_item - 1) / s.rows_per_item;
         local[0] = CLG_RUNS_LOCAL_SIZE;
+        dims = 1;
+    } else if (s.staged.on) {
+        /* one work-group per (group, chunk) pair, with a grid stride, and the group's slab */
+        err |= clg_staging_set_args(lease.kernel, next_arg, &s.staged, s.offsets64);
+        next_arg += 3;
+        clg_staging_grid(ctx, &lease, &s.staged, CLG_UNITS_LOCAL_SIZE, local, items);
         dims = 1;
     } else {
         /* units of a row across dimension 0, rows across dimension 1 with a grid stride */
@@ -150,5 +165,6 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
     }
     st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_KERNEL(ctx, name);
     return st;
 }

@@ -7,6 +7,16 @@ void clg_testing_force_mapping(clg_context *ctx, int mapping) { ctx->testing.for
 
 void clg_testing_force_stream(clg_context *ctx, int mode) { ctx->testing.force_stream = mode; }
 
+void clg_testing_force_staging(clg_context *ctx, int mode) { ctx->testing.force_staging = mode; }
+
+const char *clg_testing_last_kernel(clg_context *ctx)
+{
+    const char *name = __atomic_load_n(&ctx->testing.last_kernel, __ATOMIC_RELAXED);
+    return name ? name : "";
+}
+
+void clg_testing_forget_kernel(clg_context *ctx) { CLG_TEST_RECORD_KERNEL(ctx, NULL); }
+
 void clg_testing_limit_nibble_tables(clg_context *ctx, int mode) { ctx->testing.nibble_tables = mode; }
 
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on) { ctx->testing.corrupt_verify_readback = on; }

@@ -16,6 +16,16 @@ void clg_testing_force_mapping(clg_context *ctx, int mapping);
  * 0 automatic (outputs larger than the device's cache). */
 void clg_testing_force_stream(clg_context *ctx, int mode);
 
+/* Staging in local memory, the adjacent mapping's form for outputs of one small unit each
+ * (core/local_staging.h): 1 wherever the group's data fits in the device's local memory, -1 never,
+ * 0 automatic (local memory on chip, and enough outputs per group to repay loading it). */
+void clg_testing_force_staging(clg_context *ctx, int mode);
+
+/* The name of the Gather, GatherND or GatherElements kernel the context launched last ("" for none
+ * since clg_testing_forget_kernel), so that a test can assert which form ran. */
+const char *clg_testing_last_kernel(clg_context *ctx);
+void clg_testing_forget_kernel(clg_context *ctx);
+
 /* The dequantizing gather's x86 nibble lookups (kernels_cl/dequant_nibble_table.h): 0 as the target
  * allows, 1 at most SSSE3's 16 values a lookup even where AVX2 allows 32, -1 none (the arithmetic). */
 void clg_testing_limit_nibble_tables(clg_context *ctx, int mode);

@@ -327,6 +327,21 @@ void support_force_kernels(int mapping, int offsets64, int stream)
     clg_testing_force_mapping(ctx, mapping);
     clg_testing_force_offsets64(ctx, offsets64);
     clg_testing_force_stream(ctx, stream);
+    clg_testing_force_staging(ctx, 0);
+}
+
+void support_force_staging(void)
+{
+    clg_context *ctx = support_cl_context();
+    clg_testing_force_mapping(ctx, 2);
+    clg_testing_force_staging(ctx, 1);
+    clg_testing_forget_kernel(ctx);
+}
+
+void support_expect_kernel(const char *kernel, const char *case_name)
+{
+    const char *ran = clg_testing_last_kernel(support_cl_context());
+    ck_assert_msg(strcmp(ran, kernel) == 0, "%s: ran kernel '%s', not %s", case_name, ran, kernel);
 }
 
 support_random_setup support_random_from_environment(const char *suite, uint64_t default_seed)

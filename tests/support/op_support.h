@@ -123,8 +123,15 @@ void support_run_targeted_cases(const support_random_setup *setup, support_case_
 enum { SUPPORT_CONFIGURATIONS = 6 };
 void support_run_configuration(const support_random_setup *setup, support_case_maker make, int configuration);
 
-/* Force the kernel paths of the suite's OpenCL context (test switches; 0 restores automatic choice). */
+/* Force the kernel paths of the suite's OpenCL context (test switches; 0 restores automatic choice,
+ * staging included). */
 void support_force_kernels(int mapping, int offsets64, int stream);
+
+/* Force the adjacent mapping with staging in local memory wherever the group's data fits
+ * (core/local_staging.h), and forget which kernel ran last; support_expect_kernel then asserts which
+ * one the case ran. */
+void support_force_staging(void);
+void support_expect_kernel(const char *kernel, const char *case_name);
 
 /* The differential suites' seed and scale: CLGATHER_TEST_SEED replays another seed, CLGATHER_TEST_SCALE
  * (a fraction) scales the number of cases; both printed. support_setup_scaled(setup, count, least) is count scaled, at

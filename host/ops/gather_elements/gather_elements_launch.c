@@ -2,6 +2,7 @@
 
 #include "core/index_value.h"
 #include "core/launch.h"
+#include "core/local_staging.h"
 #include "core/status.h"
 #include "kernel_table.h"
 
@@ -22,7 +23,8 @@ typedef struct specialization {
     size_t move_bytes; /* the unit; an element is elem_size / move_bytes units */
     int offsets64;
     enum inner_kind inner;
-    uint64_t per_item; /* elements per work-item (runs) */
+    uint64_t per_item;  /* elements per work-item (runs) */
+    clg_staging staged; /* lines (INNER_AXIS_ROW) through local memory */
 } specialization;
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -47,6 +49,16 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
         max_u64(max_u64(plan->io.size.data_bytes / s.move_bytes, plan->io.size.out_bytes / s.move_bytes),
                 max_u64(plan->A, plan->io.size.out_elems + s.per_item * (CLG_RUNS_LOCAL_SIZE + 1)));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
+    s.staged = (clg_staging){0};
+    const uint64_t line = plan->walk_extent[plan->walk_rank - 1];
+    if (!s.runs && s.inner == INNER_AXIS_ROW && plan->A > 0 && line > 0) {
+        /* a line's data row starts at a sum of walk strides and spans A units */
+        uint64_t multiple = plan->A * s.move_bytes;
+        for (int32_t j = 0; j + 1 < plan->walk_rank; ++j)
+            if ((plan->walk_stride[j] * s.move_bytes) % 16) multiple = 1;
+        s.staged = clg_staging_choose(ctx, plan->io.size.out_elems / line, line, plan->A * s.move_bytes, multiple,
+                                      &buffers[0], CLG_LINES_LOCAL_SIZE);
+    }
     return s;
 }
 
@@ -56,9 +68,11 @@ static void build_options(const clg_gather_elements_plan *plan, const specializa
     char index_rules[160];
     clg_index_rules_options(plan->io.index_type, s->offsets64, plan->io.policy == CLG_OOB_CLAMP, index_rules,
                             sizeof index_rules);
-    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d",
+    char staging[24];
+    clg_staging_options(&s->staged, staging, sizeof staging);
+    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d%s",
              clg_move_type(s->move_bytes), plan->io.elem_size / s->move_bytes, (int)plan->walk_rank, (int)s->inner,
-             plan->A == 0, index_rules, gated);
+             plan->A == 0, index_rules, gated, staging);
 }
 
 /* The walk's extents and its strides in units, and the axis stride in units. */
@@ -86,7 +100,9 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     const specialization s = choose(ctx, plan, buffers);
     char options[320];
     build_options(plan, &s, gate != NULL, options, sizeof options);
-    const char *name = s.runs ? "gather_elements_runs" : "gather_elements_lines";
+    const char *name = s.runs        ? "gather_elements_runs"
+                       : s.staged.on ? "gather_elements_staged_lines"
+                                     : "gather_elements_lines";
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, s.runs ? &clg_kernel_gather_elements_cpu : &clg_kernel_gather_elements_gpu,
                                       options, name, &lease);
@@ -112,6 +128,15 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
         items[0] = (plan->io.size.out_elems + s.per_item - 1) / s.per_item;
         local[0] = CLG_RUNS_LOCAL_SIZE;
         dims = 1;
+    } else if (s.staged.on) {
+        /* one work-group per (line, chunk) pair, with a grid stride, and the line's data row */
+        const uint64_t lines = plan->io.size.out_elems / line;
+        err |= clg_set_offset_arg(lease.kernel, 6, lines, s.offsets64);
+        err |= set_walk_args(lease.kernel, 7, plan, &s);
+        err |= clg_staging_set_args(lease.kernel, 11, &s.staged, s.offsets64);
+        next_arg = 14;
+        clg_staging_grid(ctx, &lease, &s.staged, CLG_LINES_LOCAL_SIZE, local, items);
+        dims = 1;
     } else {
         const uint64_t lines = plan->io.size.out_elems / line;
         err |= clg_set_offset_arg(lease.kernel, 6, lines, s.offsets64);
@@ -128,5 +153,6 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     }
     st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_KERNEL(ctx, name);
     return st;
 }

@@ -1,0 +1,56 @@
+#include "core/local_staging.h"
+
+#include <stdio.h>
+
+/* Enough (group, chunk) work-groups to occupy every compute unit; an output read alone from GPU memory
+ * costs at least a sector of 32 bytes. */
+#define CLG_STAGE_GROUPS_PER_COMPUTE_UNIT 8u
+#define CLG_GPU_SECTOR_BYTES              32u
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t outputs, uint64_t slab_bytes,
+                               uint64_t group_multiple, const clg_buffer *data, size_t local_size)
+{
+    clg_staging s = {0};
+    const int forced = CLG_TEST_SWITCH(ctx, force_staging);
+    if (forced < 0 || groups == 0 || outputs == 0 || slab_bytes == 0 || slab_bytes > ctx->local_mem_bytes) return s;
+    if (!forced && !ctx->local_mem_dedicated) return s;
+    const uint64_t wanted = (uint64_t)ctx->compute_units * CLG_STAGE_GROUPS_PER_COMPUTE_UNIT;
+    uint64_t chunks = groups >= wanted ? 1 : (wanted + groups - 1) / groups;
+    chunks = min_u64(chunks, (outputs + local_size - 1) / local_size); /* a work-group's worth of outputs each */
+    const uint64_t repaying_len = (slab_bytes + CLG_GPU_SECTOR_BYTES - 1) / CLG_GPU_SECTOR_BYTES;
+    const uint64_t len = min_u64(outputs, max_u64((outputs + chunks - 1) / chunks, repaying_len));
+    if (!forced && len < repaying_len) return s;
+    s.on = 1;
+    s.groups = groups;
+    s.chunk_len = len;
+    s.chunks = (outputs + len - 1) / len;
+    s.slab_bytes = slab_bytes;
+    s.wide = clg_move_unit(ctx, 16, group_multiple, data, data) == 16;
+    return s;
+}
+
+void clg_staging_options(const clg_staging *s, char *buf, size_t size)
+{
+    if (s->on)
+        snprintf(buf, size, " -DSLAB_WIDE=%d", s->wide);
+    else if (size > 0)
+        buf[0] = '\0';
+}
+
+cl_int clg_staging_set_args(cl_kernel kernel, cl_uint first, const clg_staging *s, int offsets64)
+{
+    cl_int err = clg_set_offset_arg(kernel, first, s->chunks, offsets64);
+    err |= clg_set_offset_arg(kernel, first + 1, s->chunk_len, offsets64);
+    return err | clSetKernelArg(kernel, first + 2, (size_t)((s->slab_bytes + 15) / 16 * 16), NULL);
+}
+
+void clg_staging_grid(const clg_context *ctx, const clg_kernel_lease *lease, const clg_staging *s, size_t group_size,
+                      size_t local[1], uint64_t items[1])
+{
+    local[0] = group_size;
+    clg_launch_fit_local(ctx, lease, 1, local);
+    items[0] = (uint64_t)local[0] * min_u64(s->groups * s->chunks, clg_launch_grid_groups(ctx));
+}
