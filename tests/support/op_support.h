@@ -92,6 +92,10 @@ typedef struct support_case {
     void *data, *indices;
     size_t data_bytes, index_bytes, out_bytes;
     char name[256];
+    /* for support_run_staged_cases: guards are multiples of guard_unit bytes, and expected_kernel (NULL
+     * for none) must be the kernel that ran */
+    size_t guard_unit;
+    const char *expected_kernel;
 } support_case;
 
 /* Inputs for c's descriptor (op set, data and indices of these shapes): random data bytes, and index
@@ -127,11 +131,12 @@ void support_run_configuration(const support_random_setup *setup, support_case_m
  * staging included). */
 void support_force_kernels(int mapping, int offsets64, int stream);
 
-/* Force the adjacent mapping with staging in local memory wherever the group's data fits
- * (core/local_staging.h), and forget which kernel ran last; support_expect_kernel then asserts which
- * one the case ran. */
-void support_force_staging(void);
-void support_expect_kernel(const char *kernel, const char *case_name);
+/* Run `count` (scaled, at least a third of it) cases made by `make` under the adjacent mapping with
+ * staging in local memory forced wherever the group's data fits (core/local_staging.h), 32- and 64-bit
+ * offsets in turn, two in three through the enqueue call with guards of c->guard_unit bytes times 0-19;
+ * where c->expected_kernel is set, that must be the kernel that ran. */
+void support_run_staged_cases(const support_random_setup *setup, support_case_maker make, int count,
+                              uint64_t stream_id);
 
 /* The differential suites' seed and scale: CLGATHER_TEST_SEED replays another seed, CLGATHER_TEST_SCALE
  * (a fraction) scales the number of cases; both printed. support_setup_scaled(setup, count, least) is count scaled, at

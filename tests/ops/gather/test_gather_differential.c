@@ -153,54 +153,45 @@ START_TEST(random_one_unit_rows)
 END_TEST
 
 /* One-unit rows through local memory (kernels_cl/row_stage_gpu.h), forced wherever the group fits:
- * groups of at most 32 KiB (every implementation's local memory holds that), rows of 1 to 16 bytes,
- * groups of whole 16-byte vectors or not,
- * few groups with many rows each (several chunks a group) or more groups than the grid has
- * work-groups (a stride), batch_dims 0 and 1, every policy, 32- and 64-bit offsets. The staged kernel
- * must be the one that ran. */
-START_TEST(random_staged_groups)
+ * groups of at most 32 KiB (every implementation's local memory holds that), of whole 16-byte vectors
+ * or not, rows of 1 to 16 bytes, few groups with many rows each (several chunks a group) or more groups
+ * than the grid has work-groups (a stride), batch_dims 0 and 1, every policy, 32- and 64-bit offsets.
+ * The staged kernel must be the one that ran. */
+static void make_staged_group(support_rng *rng, support_case *c, int k)
 {
-    support_rng rng = {setup.seed ^ 0x57A6EDull};
-    const int cases = support_setup_scaled(&setup, 48, 12);
-    for (int k = 0; k < cases; ++k) {
-        support_force_kernels(2, (k / 2) % 2, 0);
-        support_force_staging();
-        const clg_dtype type = support_data_types[support_below(&rng, SUPPORT_DATA_TYPES)];
-        const int64_t elem = (int64_t)clg_dtype_size(type);
-        int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */
-        while (inner * elem * 2 <= 16 && support_below(&rng, 3) == 0) inner *= 2;
-        const int64_t row_bytes = inner * elem, batched = (int64_t)support_below(&rng, 2);
-        const int few_groups = k % 2 == 0;
-        const int64_t B = batched ? 1 + (int64_t)support_below(&rng, 3) : 1;
-        const int64_t O = few_groups ? 1 + (int64_t)support_below(&rng, 2) : 40 + (int64_t)support_below(&rng, 160);
-        /* half the cases with groups and guards of whole 16-byte vectors: the slab's 16-byte loads */
-        const int wide = k % 4 < 2;
-        const int64_t per_vector = row_bytes < 16 ? 16 / row_bytes : 1;
-        int64_t A = 1 + (int64_t)support_below(&rng, few_groups ? (uint64_t)(32768 / row_bytes) : 200);
-        if (wide) A = (A + per_vector - 1) / per_vector * per_vector;
-        const int64_t N = 1 + (int64_t)support_below(&rng, few_groups ? 5000 : 300);
-        const int64_t data_shape[] = {B, O, A, inner}, idx_shape[] = {B, N};
-        const clg_dtype index_type = support_index_types[support_below(&rng, SUPPORT_INDEX_TYPES)];
-        const clg_oob_policy policy = (clg_oob_policy)(1 + support_below(&rng, CLG_OOB_COUNT - 1));
-        support_case c;
-        memset(&c, 0, sizeof c);
-        c.op = &support_gather;
-        c.axis_value = 2;
-        c.desc.gather = support_ov_desc(CLG_OV_GATHER_8, type, 4, data_shape, index_type, batched ? 2 : 1,
-                                        batched ? idx_shape : &idx_shape[1], &c.axis_value, batched);
-        c.desc.gather.oob_policy = policy;
-        support_case_fill(&c, &rng, &c.desc.gather.data, &c.desc.gather.indices, &A, 1,
-                          policy == CLG_OOB_ERROR && support_below(&rng, 4) != 0);
-        snprintf(c.name, sizeof c.name,
-                 "staged %d: [%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "] %s, %" PRId64 " %s indices, oob %d",
-                 k, B, O, A, inner, clg_dtype_name(type), N, clg_dtype_name(index_type), (int)policy);
-        /* guards of whole rows keep the byte offsets multiples of the row, so a row stays one unit */
-        support_case_compare(&c, k % 3 != 0, (size_t)((wide ? 16 : row_bytes) * (int64_t)support_below(&rng, 20)));
-        if (policy != CLG_OOB_ERROR) support_expect_kernel("gather_staged_units", c.name);
-        support_case_free(&c);
-    }
-    support_force_kernels(0, 0, 0);
+    const clg_dtype type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
+    const int64_t elem = (int64_t)clg_dtype_size(type);
+    int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */
+    while (inner * elem * 2 <= 16 && support_below(rng, 3) == 0) inner *= 2;
+    const int64_t row_bytes = inner * elem, batched = (int64_t)support_below(rng, 2);
+    const int few_groups = k % 2 == 0;
+    const int64_t B = batched ? 1 + (int64_t)support_below(rng, 3) : 1;
+    const int64_t O = few_groups ? 1 + (int64_t)support_below(rng, 2) : 40 + (int64_t)support_below(rng, 160);
+    /* half the cases with groups and guards of whole 16-byte vectors: the slab's 16-byte loads */
+    const int wide = k % 4 < 2;
+    const int64_t per_vector = row_bytes < 16 ? 16 / row_bytes : 1;
+    int64_t A = 1 + (int64_t)support_below(rng, few_groups ? (uint64_t)(32768 / row_bytes) : 200);
+    if (wide) A = (A + per_vector - 1) / per_vector * per_vector;
+    const int64_t N = 1 + (int64_t)support_below(rng, few_groups ? 5000 : 300);
+    const int64_t data_shape[] = {B, O, A, inner}, idx_shape[] = {B, N};
+    const clg_dtype index_type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    const clg_oob_policy policy = (clg_oob_policy)(1 + support_below(rng, CLG_OOB_COUNT - 1));
+    c->op = &support_gather;
+    c->axis_value = 2;
+    c->desc.gather = support_ov_desc(CLG_OV_GATHER_8, type, 4, data_shape, index_type, batched ? 2 : 1,
+                                     batched ? idx_shape : &idx_shape[1], &c->axis_value, batched);
+    c->desc.gather.oob_policy = policy;
+    support_case_fill(c, rng, &c->desc.gather.data, &c->desc.gather.indices, &A, 1,
+                      policy == CLG_OOB_ERROR && support_below(rng, 4) != 0);
+    snprintf(c->name, sizeof c->name,
+             "staged %d: [%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "] %s, %" PRId64 " %s indices, oob %d", k, B,
+             O, A, inner, clg_dtype_name(type), N, clg_dtype_name(index_type), (int)policy);
+    /* guards of whole rows keep the byte offsets multiples of the row, so a row stays one unit */
+    c->guard_unit = (size_t)(wide ? 16 : row_bytes);
+    c->expected_kernel = policy != CLG_OOB_ERROR ? "gather_staged_units" : NULL;
 }
+
+START_TEST(random_staged_groups) { support_run_staged_cases(&setup, make_staged_group, 48, 0x57A6EDull); }
 END_TEST
 
 int main(void)

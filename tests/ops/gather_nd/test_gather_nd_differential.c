@@ -102,44 +102,36 @@ END_TEST
 /* One-unit rows through local memory (kernels_cl/row_stage_gpu.h), forced wherever the group fits:
  * element gathers by tuples of 1 or 2 components over groups of at most 32 KiB, rows of 1 to 16 bytes,
  * batch_dims 0 and 1, few tuples or many, every policy. The staged kernel must be the one that ran. */
-START_TEST(random_staged_tuples)
+static void make_staged_tuples(support_rng *rng, support_case *c, int k)
 {
-    support_rng rng = {setup.seed ^ 0x57A6ED2ull};
-    const int cases = support_setup_scaled(&setup, 24, 8);
-    for (int k = 0; k < cases; ++k) {
-        support_force_kernels(2, (k / 2) % 2, 0);
-        support_force_staging();
-        support_case c;
-        memset(&c, 0, sizeof c);
-        c.op = &support_gather_nd;
-        clg_gather_nd_desc *d = &c.desc.nd;
-        d->preset = k % 2 ? CLG_OV_GATHER_ND_8 : CLG_OV_GATHER_ND_5;
-        d->data.type = support_data_types[support_below(&rng, SUPPORT_DATA_TYPES)];
-        d->indices.type = support_index_types[support_below(&rng, SUPPORT_INDEX_TYPES)];
-        const int64_t elem = (int64_t)clg_dtype_size(d->data.type);
-        int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */
-        while (inner * elem * 2 <= 16 && support_below(&rng, 3) == 0) inner *= 2;
-        const int64_t row_bytes = inner * elem, b = (int64_t)support_below(&rng, 2);
-        const int64_t m = 1 + (int64_t)support_below(&rng, 2), most_rows = 32768 / row_bytes;
-        d->batch_dims = b;
-        d->data.rank = (int32_t)(b + m + 1);
-        if (b) d->data.shape[0] = 1 + (int64_t)support_below(&rng, 4);
-        d->data.shape[b] = 1 + (int64_t)support_below(&rng, m == 1 ? (uint64_t)most_rows : 64);
-        if (m == 2) d->data.shape[b + 1] = 1 + (int64_t)support_below(&rng, (uint64_t)(most_rows / d->data.shape[b]));
-        d->data.shape[b + m] = inner;
-        d->indices.rank = (int32_t)(b + 2);
-        if (b) d->indices.shape[0] = d->data.shape[0];
-        d->indices.shape[b] = 1 + (int64_t)support_below(&rng, 4000);
-        d->indices.shape[b + 1] = m;
-        d->oob_policy = (clg_oob_policy)(1 + support_below(&rng, CLG_OOB_COUNT - 1));
-        finish_case(&rng, &c, d->oob_policy == CLG_OOB_ERROR && support_below(&rng, 4) != 0, "staged", k);
-        /* guards of whole rows keep the byte offsets multiples of the row, so a row stays one unit */
-        support_case_compare(&c, k % 3 != 0, (size_t)(row_bytes * (int64_t)support_below(&rng, 20)));
-        if (d->oob_policy != CLG_OOB_ERROR) support_expect_kernel("gather_staged_units", c.name);
-        support_case_free(&c);
-    }
-    support_force_kernels(0, 0, 0);
+    c->op = &support_gather_nd;
+    clg_gather_nd_desc *d = &c->desc.nd;
+    d->preset = k % 2 ? CLG_OV_GATHER_ND_8 : CLG_OV_GATHER_ND_5;
+    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
+    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    const int64_t elem = (int64_t)clg_dtype_size(d->data.type);
+    int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */
+    while (inner * elem * 2 <= 16 && support_below(rng, 3) == 0) inner *= 2;
+    const int64_t row_bytes = inner * elem, b = (int64_t)support_below(rng, 2);
+    const int64_t m = 1 + (int64_t)support_below(rng, 2), most_rows = 32768 / row_bytes;
+    d->batch_dims = b;
+    d->data.rank = (int32_t)(b + m + 1);
+    if (b) d->data.shape[0] = 1 + (int64_t)support_below(rng, 4);
+    d->data.shape[b] = 1 + (int64_t)support_below(rng, m == 1 ? (uint64_t)most_rows : 64);
+    if (m == 2) d->data.shape[b + 1] = 1 + (int64_t)support_below(rng, (uint64_t)(most_rows / d->data.shape[b]));
+    d->data.shape[b + m] = inner;
+    d->indices.rank = (int32_t)(b + 2);
+    if (b) d->indices.shape[0] = d->data.shape[0];
+    d->indices.shape[b] = 1 + (int64_t)support_below(rng, 4000);
+    d->indices.shape[b + 1] = m;
+    d->oob_policy = (clg_oob_policy)(1 + support_below(rng, CLG_OOB_COUNT - 1));
+    finish_case(rng, c, d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0, "staged", k);
+    /* guards of whole rows keep the byte offsets multiples of the row, so a row stays one unit */
+    c->guard_unit = (size_t)row_bytes;
+    c->expected_kernel = d->oob_policy != CLG_OOB_ERROR ? "gather_staged_units" : NULL;
 }
+
+START_TEST(random_staged_tuples) { support_run_staged_cases(&setup, make_staged_tuples, 24, 0x57A6ED2ull); }
 END_TEST
 
 int main(void)
