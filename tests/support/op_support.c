@@ -330,6 +330,14 @@ void support_force_kernels(int mapping, int offsets64, int stream)
     clg_testing_force_staging(ctx, 0);
 }
 
+void support_force_staged_kernels(int offsets64)
+{
+    clg_context *ctx = support_cl_context();
+    support_force_kernels(2, offsets64, 0);
+    clg_testing_force_staging(ctx, 1);
+    clg_testing_forget_kernel(ctx);
+}
+
 support_random_setup support_random_from_environment(const char *suite, uint64_t default_seed)
 {
     support_random_setup setup = {default_seed, 1.0};
@@ -419,29 +427,6 @@ void support_run_configuration(const support_random_setup *setup, support_case_m
     support_run_random_cases(setup, make, c[0], c[1], c[2], c[3], (uint64_t)configuration + 1);
 }
 
-void support_run_staged_cases(const support_random_setup *setup, support_case_maker make, int count, uint64_t stream_id)
-{
-    clg_context *ctx = support_cl_context();
-    support_rng rng = {setup->seed ^ (stream_id * 0x9E3779B97F4A7C15ull)};
-    const int cases = support_setup_scaled(setup, count, count / 3);
-    for (int k = 0; k < cases; ++k) {
-        support_force_kernels(2, (k / 2) % 2, 0);
-        clg_testing_force_staging(ctx, 1);
-        clg_testing_forget_kernel(ctx);
-        support_case c;
-        memset(&c, 0, sizeof c);
-        make(&rng, &c, k);
-        support_case_compare(&c, k % 3 != 0, c.guard_unit * (size_t)support_below(&rng, 20));
-        if (c.expected_kernel) {
-            const char *ran = clg_testing_last_kernel(ctx);
-            ck_assert_msg(strcmp(ran, c.expected_kernel) == 0, "%s: ran kernel '%s', not %s", c.name, ran,
-                          c.expected_kernel);
-        }
-        support_case_free(&c);
-    }
-    support_force_kernels(0, 0, 0);
-}
-
 void support_run_targeted_cases(const support_random_setup *setup, support_case_maker make, int count,
                                 uint64_t stream_id)
 {
@@ -451,7 +436,12 @@ void support_run_targeted_cases(const support_random_setup *setup, support_case_
         support_case c;
         memset(&c, 0, sizeof c);
         make(&rng, &c, k);
-        support_case_compare(&c, k % 3 != 0, (size_t)support_below(&rng, 20));
+        support_case_compare(&c, k % 3 != 0, (c.guard_unit ? c.guard_unit : 1) * (size_t)support_below(&rng, 20));
+        if (c.expected_kernel) {
+            const char *ran = clg_testing_last_kernel(support_cl_context());
+            ck_assert_msg(strcmp(ran, c.expected_kernel) == 0, "%s: ran kernel '%s', not %s", c.name, ran,
+                          c.expected_kernel);
+        }
         support_case_free(&c);
     }
     support_force_kernels(0, 0, 0);

@@ -92,8 +92,8 @@ typedef struct support_case {
     void *data, *indices;
     size_t data_bytes, index_bytes, out_bytes;
     char name[256];
-    /* for support_run_staged_cases: guards are multiples of guard_unit bytes, and expected_kernel (NULL
-     * for none) must be the kernel that ran */
+    /* for support_run_targeted_cases: guards are multiples of guard_unit bytes (0: any number), and
+     * expected_kernel (NULL for none) must be the kernel that ran */
     size_t guard_unit;
     const char *expected_kernel;
 } support_case;
@@ -117,7 +117,8 @@ void support_run_random_cases(const support_random_setup *setup, support_case_ma
                               int offsets64, int stream, uint64_t stream_id);
 
 /* Run `count` (scaled, at least a quarter of it) targeted cases: make(rng, c, k) builds case k and
- * forces the kernel paths it is meant for; two in three go through the enqueue call with guard bytes. */
+ * forces the kernel paths it is meant for; two in three go through the enqueue call with guard bytes
+ * (whole c->guard_unit where set); where c->expected_kernel is set, that must be the kernel that ran. */
 void support_run_targeted_cases(const support_random_setup *setup, support_case_maker make, int count,
                                 uint64_t stream_id);
 
@@ -131,12 +132,9 @@ void support_run_configuration(const support_random_setup *setup, support_case_m
  * staging included). */
 void support_force_kernels(int mapping, int offsets64, int stream);
 
-/* Run `count` (scaled, at least a third of it) cases made by `make` under the adjacent mapping with
- * staging in local memory forced wherever the group's data fits (core/local_staging.h), 32- and 64-bit
- * offsets in turn, two in three through the enqueue call with guards of c->guard_unit bytes times 0-19;
- * where c->expected_kernel is set, that must be the kernel that ran. */
-void support_run_staged_cases(const support_random_setup *setup, support_case_maker make, int count,
-                              uint64_t stream_id);
+/* Force the adjacent mapping with staging in local memory wherever the group's data fits
+ * (core/local_staging.h), streaming stores off, and forget which kernel ran last (for expected_kernel). */
+void support_force_staged_kernels(int offsets64);
 
 /* The differential suites' seed and scale: CLGATHER_TEST_SEED replays another seed, CLGATHER_TEST_SCALE
  * (a fraction) scales the number of cases; both printed. support_setup_scaled(setup, count, least) is count scaled, at

@@ -159,6 +159,7 @@ END_TEST
  * The staged kernel must be the one that ran. */
 static void make_staged_group(support_rng *rng, support_case *c, int k)
 {
+    support_force_staged_kernels((k / 2) % 2);
     const clg_dtype type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
     const int64_t elem = (int64_t)clg_dtype_size(type);
     int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */
@@ -191,7 +192,7 @@ static void make_staged_group(support_rng *rng, support_case *c, int k)
     c->expected_kernel = policy != CLG_OOB_ERROR ? "gather_staged_units" : NULL;
 }
 
-START_TEST(random_staged_groups) { support_run_staged_cases(&setup, make_staged_group, 48, 0x57A6EDull); }
+START_TEST(random_staged_groups) { support_run_targeted_cases(&setup, make_staged_group, 64, 0x57A6EDull); }
 END_TEST
 
 int main(void)

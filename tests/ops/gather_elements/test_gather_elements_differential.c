@@ -87,6 +87,7 @@ END_TEST
  * kernel must be the one that ran. */
 static void make_staged_line(support_rng *rng, support_case *c, int k)
 {
+    support_force_staged_kernels((k / 2) % 2);
     c->op = &support_gather_elements;
     clg_gather_elements_desc *d = &c->desc.elements;
     d->preset = CLG_OV_GATHER_ELEMENTS_6;
@@ -115,7 +116,7 @@ static void make_staged_line(support_rng *rng, support_case *c, int k)
     c->expected_kernel = d->oob_policy != CLG_OOB_ERROR ? "gather_elements_staged_lines" : NULL;
 }
 
-START_TEST(random_staged_lines) { support_run_staged_cases(&setup, make_staged_line, 24, 0x57A6ED3ull); }
+START_TEST(random_staged_lines) { support_run_targeted_cases(&setup, make_staged_line, 32, 0x57A6ED3ull); }
 END_TEST
 
 int main(void)
