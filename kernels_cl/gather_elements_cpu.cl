@@ -97,6 +97,64 @@ inline void copy_line(__global MOVE_T *restrict out, __global const MOVE_T *rest
 #endif
 }
 
+/* Column blocks: the walk ends [axis, contiguous inner] (an outer axis) and each output row along the
+ * axis reads the same data columns of A rows chosen at random. Read straight from the data, every
+ * element costs a cache line of its own from a row far from its neighbours' (bench/RESULTS.md,
+ * gather-elements-axis0). Instead a work-group of one work-item takes one block of the columns of one
+ * slab (the outer walk coordinates): it copies the block's A rows into local memory, contiguous, then
+ * serves every output row of the slab for those columns from there, so each data line is read once.
+ * block_len elements per block (the last of a line fewer); blocks counts them over all slabs. */
+#define PREFETCH_INDEX_ROWS_AHEAD 8u
+#define PREFETCH_DATA_ROWS_AHEAD  16u
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gather_elements_column_blocks(
+    __global const uchar *data_base, ulong data_offset, __global const IDX_T *indices, ulong indices_offset,
+    __global uchar *out_base, ulong out_offset, offset_t blocks, offset_t block_len, long A, offset_t AS,
+    ulong8 extents, ulong8 strides, __local MOVE_T *restrict block GATE_PARAMETER)
+{
+    if (GATE_IS_CLOSED()) return;
+    const offset_t b = (offset_t)get_global_id(0);
+    if (b >= blocks) return;
+    __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
+    __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
+    indices += indices_offset;
+    const ulong *extent = (const ulong *)&extents;
+    const offset_t line = (offset_t)extent[WALK_RANK - 1], rows = (offset_t)extent[WALK_RANK - 2];
+    const offset_t per_line = (line + block_len - 1) / block_len;
+    const offset_t slab = b / per_line, c0 = (b - slab * per_line) * block_len;
+    const offset_t width = line - c0 < block_len ? line - c0 : block_len;
+    const offset_t first = slab * rows * line + c0; /* the block's first output element */
+    walk w;
+    walk_start(&w, extent, (const ulong *)&strides, first);
+    /* the block's A rows, block_len elements apart */
+    const offset_t pitch = block_len * UNITS;
+    __global const MOVE_T *src = data + w.base + c0 * UNITS;
+    const offset_t row_units = width * UNITS;
+    for (offset_t r = 0; r < (offset_t)A; ++r) {
+        /* each row of the block lies on a page of its own, where the hardware prefetcher stops */
+        if (r + PREFETCH_DATA_ROWS_AHEAD < (offset_t)A)
+            for (offset_t u = 0; u < row_units; u += CACHE_LINE / sizeof(MOVE_T))
+                PREFETCH(src + (r + PREFETCH_DATA_ROWS_AHEAD) * AS + u);
+        for (offset_t u = 0; u < row_units; ++u) block[r * pitch + u] = src[r * AS + u];
+    }
+    for (offset_t i = 0; i < rows; ++i) {
+        const offset_t e = first + i * line;
+        if (i + PREFETCH_INDEX_ROWS_AHEAD < rows)
+            for (offset_t k = 0; k < width; k += CACHE_LINE / IDX_BYTES)
+                PREFETCH(indices + e + PREFETCH_INDEX_ROWS_AHEAD * line + k);
+        for (offset_t k = 0; k < width; ++k) {
+            int ok;
+            const offset_t row = unit_source(indices + e, k, A, &ok);
+            /* a mask, not a select: a select lets the compiler load only when ok, which stops it
+             * vectorizing the loop with gathers */
+            const MOVE_T keep = (MOVE_T)(0u - (uint)ok);
+            for (uint u = 0; u < UNITS; ++u)
+                STORE_UNIT(out + (e + k) * UNITS + u, block[row * pitch + k * UNITS + u] & keep);
+        }
+    }
+    STREAM_GROUP_FENCE();
+}
+
 ITEM_LOOPS_KERNEL void gather_elements_runs(__global const uchar *data_base, ulong data_offset,
                                             __global const IDX_T *indices, ulong indices_offset,
                                             __global uchar *out_base, ulong out_offset, offset_t total,

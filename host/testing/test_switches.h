@@ -9,7 +9,7 @@ typedef struct clg_test_switches {
     int force_offsets64;         /* 64-bit offset kernels even where 32-bit offsets are proven */
     int force_mapping;           /* 0 by device type, 1 runs (CPU), 2 adjacent items (GPU) */
     int force_stream;            /* 1 streaming stores wherever the kernel allows, -1 never, 0 by size */
-    int force_staging;           /* local-memory staging: 1 wherever the slab fits, -1 never, 0 by gain */
+    int force_staging;           /* local-memory staging (both mappings): 1 wherever it fits, -1 never, 0 by gain */
     int corrupt_verify_readback; /* flip one bit of the device result verify mode reads back */
     int allow_f16;               /* run f16 kernels on a device without cl_khr_fp16 */
     int broken_hint;             /* pass a hint value kernels refuse, so that hinted builds fail */

@@ -16,9 +16,11 @@ void clg_testing_force_mapping(clg_context *ctx, int mapping);
  * 0 automatic (outputs larger than the device's cache). */
 void clg_testing_force_stream(clg_context *ctx, int mode);
 
-/* Staging in local memory, the adjacent mapping's form for outputs of one small unit each
- * (core/local_staging.h): 1 wherever the group's data fits in the device's local memory, -1 never,
- * 0 automatic (local memory on chip, and enough outputs per group to repay loading it). */
+/* Staging in local memory: the adjacent mapping's form for outputs of one small unit each
+ * (core/local_staging.h), and the runs mapping's column blocks for GatherElements along an outer axis.
+ * 1 wherever the staged data fits in the device's local memory (column blocks down to one element),
+ * -1 never, 0 automatic (for the adjacent mapping local memory on chip and enough outputs per group to
+ * repay loading it; for column blocks enough output rows per staged row). */
 void clg_testing_force_staging(clg_context *ctx, int mode);
 
 /* The name of the Gather, GatherND or GatherElements kernel the context launched last ("" for none

@@ -10,13 +10,26 @@
 
 /* Bound under which the host has proved 32-bit offsets safe: every offset the kernels form, plus
  * one grid's worth of overshoot, stays below 2^32. */
-#define CLG_OFFSET32_LIMIT   ((uint64_t)1 << 31)
-#define CLG_RUN_BYTES_TARGET 4096u
-#define CLG_RUNS_LOCAL_SIZE  64u
-#define CLG_LINES_LOCAL_SIZE 256u
+#define CLG_OFFSET32_LIMIT          ((uint64_t)1 << 31)
+#define CLG_RUN_BYTES_TARGET        4096u
+#define CLG_RUNS_LOCAL_SIZE         64u
+#define CLG_LINES_LOCAL_SIZE        256u
+/* Column blocks (gather_elements_column_blocks): a block's row is at least a cache line, the staged
+ * bytes per output at most a quarter of the line a direct read costs, and enough blocks for every
+ * compute unit a few times over. */
+#define CLG_BLOCK_ROW_MIN_BYTES     64u
+#define CLG_BLOCK_BYTES_PER_OUTPUT  16u
+#define CLG_BLOCKS_PER_COMPUTE_UNIT 4u
 
 /* How the innermost walk dimension reads the data (kernels_cl/gather_elements_cpu.cl, INNER). */
 enum inner_kind { INNER_AXIS_ROW = 0, INNER_CONTIGUOUS = 1, INNER_STRIDED = 2 };
+
+/* The runs mapping's form for an outer axis: blocks of a slab's columns staged in local memory. */
+typedef struct column_blocks {
+    int on;
+    uint64_t len;   /* elements of a line per block (the line's last block fewer) */
+    uint64_t count; /* blocks over every slab */
+} column_blocks;
 
 typedef struct specialization {
     int runs;          /* 1: the CPU mapping (runs of elements), 0: the GPU mapping (lines) */
@@ -25,9 +38,39 @@ typedef struct specialization {
     enum inner_kind inner;
     uint64_t per_item;  /* elements per work-item (runs) */
     clg_staging staged; /* lines (INNER_AXIS_ROW) through local memory */
+    column_blocks blocks;
 } specialization;
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Blocks where the walk ends [axis, contiguous inner] and A rows of a block fit in local memory. The
+ * test switch force_staging turns them on wherever they fit, down to blocks of one element (1), or off
+ * (-1). */
+static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gather_elements_plan *plan,
+                                          const specialization *s)
+{
+    column_blocks c = {0};
+    const int forced = CLG_TEST_SWITCH(ctx, force_staging);
+    const int32_t R = plan->walk_rank;
+    if (forced < 0 || !s->runs || s->inner != INNER_CONTIGUOUS || R < 2 || plan->walk_stride[R - 2] != 0 ||
+        plan->A == 0 || plan->io.size.out_elems == 0)
+        return c;
+    const uint64_t line = plan->walk_extent[R - 1], rows = plan->walk_extent[R - 2];
+    const uint64_t elem = plan->io.elem_size;
+    if (!forced && plan->A * elem > rows * CLG_BLOCK_BYTES_PER_OUTPUT) return c;
+    const uint64_t least = forced ? 1 : min_u64(line, max_u64(1, CLG_BLOCK_ROW_MIN_BYTES / elem));
+    uint64_t len = min_u64(line, ctx->local_mem_bytes / plan->A / elem);
+    if (len < least) return c;
+    if (len < line) len -= len % least;
+    const uint64_t slabs = plan->io.size.out_elems / (rows * line);
+    const uint64_t wanted = (uint64_t)ctx->compute_units * CLG_BLOCKS_PER_COMPUTE_UNIT;
+    while (slabs * ((line + len - 1) / len) < wanted && len / 2 >= least) len = len / 2 - (len / 2) % least;
+    c.on = 1;
+    c.len = len;
+    c.count = slabs * ((line + len - 1) / len);
+    return c;
+}
 
 static specialization choose(const clg_context *ctx, const clg_gather_elements_plan *plan, const clg_buffer *buffers)
 {
@@ -50,6 +93,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
                 max_u64(plan->A, plan->io.size.out_elems + s.per_item * (CLG_RUNS_LOCAL_SIZE + 1)));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
     s.staged = (clg_staging){0};
+    s.blocks = choose_column_blocks(ctx, plan, &s);
     const uint64_t line = plan->walk_extent[plan->walk_rank - 1];
     if (!s.runs && s.inner == INNER_AXIS_ROW && plan->A > 0 && line > 0) {
         /* a line's data row starts at a sum of walk strides and spans A units */
@@ -70,9 +114,9 @@ static void build_options(const clg_gather_elements_plan *plan, const specializa
                             sizeof index_rules);
     char staging[24];
     clg_staging_options(&s->staged, staging, sizeof staging);
-    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d%s",
+    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=%d -DGATE=%d%s",
              clg_move_type(s->move_bytes), plan->io.elem_size / s->move_bytes, (int)plan->walk_rank, (int)s->inner,
-             plan->A == 0, index_rules, gated, staging);
+             plan->A == 0, index_rules, 0, gated, staging);
 }
 
 /* The walk's extents and its strides in units, and the axis stride in units. */
@@ -100,7 +144,8 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     const specialization s = choose(ctx, plan, buffers);
     char options[320];
     build_options(plan, &s, gate != NULL, options, sizeof options);
-    const char *name = s.runs        ? "gather_elements_runs"
+    const char *name = s.blocks.on   ? "gather_elements_column_blocks"
+                       : s.runs      ? "gather_elements_runs"
                        : s.staged.on ? "gather_elements_staged_lines"
                                      : "gather_elements_lines";
     clg_kernel_lease lease;
@@ -120,7 +165,17 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     size_t local[2];
     cl_uint dims, next_arg;
     const uint64_t line = plan->walk_extent[plan->walk_rank - 1];
-    if (s.runs) {
+    if (s.blocks.on) {
+        /* one work-group of one item per block, and the block's A rows in local memory */
+        err |= clg_set_offset_arg(lease.kernel, 6, s.blocks.count, s.offsets64);
+        err |= clg_set_offset_arg(lease.kernel, 7, s.blocks.len, s.offsets64);
+        err |= set_walk_args(lease.kernel, 8, plan, &s);
+        err |= clSetKernelArg(lease.kernel, 12, (size_t)(plan->A * s.blocks.len * plan->io.elem_size), NULL);
+        next_arg = 13;
+        items[0] = s.blocks.count;
+        local[0] = 1;
+        dims = 1;
+    } else if (s.runs) {
         err |= clg_set_offset_arg(lease.kernel, 6, plan->io.size.out_elems, s.offsets64);
         err |= clg_set_offset_arg(lease.kernel, 7, s.per_item, s.offsets64);
         err |= set_walk_args(lease.kernel, 8, plan, &s);

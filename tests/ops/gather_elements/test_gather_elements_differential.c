@@ -87,7 +87,7 @@ END_TEST
  * kernel must be the one that ran. */
 static void make_staged_line(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels((k / 2) % 2);
+    support_force_staged_kernels(2, (k / 2) % 2);
     c->op = &support_gather_elements;
     clg_gather_elements_desc *d = &c->desc.elements;
     d->preset = CLG_OV_GATHER_ELEMENTS_6;
@@ -119,9 +119,46 @@ static void make_staged_line(support_rng *rng, support_case *c, int k)
 START_TEST(random_staged_lines) { support_run_targeted_cases(&setup, make_staged_line, 32, 0x57A6ED3ull); }
 END_TEST
 
+/* An outer axis in the runs mapping through local memory (gather_elements_column_blocks), forced down
+ * to blocks of one element: the dimensions after the axis merge into one contiguous line (the first may
+ * be narrower than the data's), those before it are any width, the line is often longer than the
+ * blocks local memory holds (several blocks a line, the last one shorter), elements of one unit or, at
+ * byte offsets, of several, every policy. The column-block kernel must be the one that ran. */
+static void make_column_block(support_rng *rng, support_case *c, int k)
+{
+    support_force_staged_kernels(1, (k / 2) % 2);
+    c->op = &support_gather_elements;
+    clg_gather_elements_desc *d = &c->desc.elements;
+    d->preset = CLG_OV_GATHER_ELEMENTS_6;
+    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
+    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 3);
+    const int32_t axis = (int32_t)support_below(rng, (uint64_t)d->data.rank - 1);
+    for (int32_t j = 0; j < d->data.rank; ++j) {
+        d->data.shape[j] = 1 + (int64_t)support_below(rng, j < axis ? 3 : 4);
+        d->indices.shape[j] = d->data.shape[j];
+    }
+    d->data.shape[axis] = 1 + (int64_t)support_below(rng, 200);
+    d->indices.shape[axis] = 2 + (int64_t)support_below(rng, 150);
+    d->data.shape[axis + 1] = 2 + (int64_t)support_below(rng, 400);
+    d->indices.shape[axis + 1] = support_below(rng, 2)
+                                     ? d->data.shape[axis + 1]
+                                     : 2 + (int64_t)support_below(rng, (uint64_t)d->data.shape[axis + 1] - 1);
+    if (axis > 0 && support_below(rng, 2))
+        d->indices.shape[0] = 1 + (int64_t)support_below(rng, (uint64_t)d->data.shape[0]);
+    d->axis = support_below(rng, 2) ? axis : axis - d->data.rank;
+    d->oob_policy = (clg_oob_policy)(1 + support_below(rng, CLG_OOB_COUNT - 1));
+    finish_case(rng, c, d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0, "column blocks", k);
+    c->guard_unit = k % 4 < 2 ? clg_dtype_size(d->data.type) : 1;
+    c->expected_kernel = d->oob_policy != CLG_OOB_ERROR ? "gather_elements_column_blocks" : NULL;
+}
+
+START_TEST(random_column_blocks) { support_run_targeted_cases(&setup, make_column_block, 40, 0xC01B10Cull); }
+END_TEST
+
 int main(void)
 {
     setup = support_random_from_environment("test_gather_elements_differential", 0x6E1E3E75ull);
     return support_run_looped_tests("gather_elements_differential", 1200, random_configuration, SUPPORT_CONFIGURATIONS,
-                                    SUPPORT_TESTS(random_large_walks, random_staged_lines));
+                                    SUPPORT_TESTS(random_large_walks, random_staged_lines, random_column_blocks));
 }
