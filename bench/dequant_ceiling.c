@@ -14,16 +14,13 @@
  *   clgather-dequant-ceiling [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
-#include "native_timing.h"
+#include "native_pool.h"
 #include "splitmix.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #if defined(__AVX2__) && defined(__F16C__)
 #include <immintrin.h>
@@ -35,7 +32,6 @@
 #define INDEX_SEED  1900u /* clgather-bench's stream for embedding-q4 */
 #define COPY_BYTES  ((size_t)64 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
-#define MAX_THREADS 64
 
 typedef enum { WORK_COPY, WORK_ARITHMETIC, WORK_TABLE, WORK_READS } work_kind;
 
@@ -56,8 +52,6 @@ static struct {
     uint8_t *packed, *copy_src, *copy_dst;
     uint16_t *scales, *out;
     uint32_t *indices;
-    unsigned threads;
-    const variant *current;
 } job;
 
 static volatile uint32_t reads_sink;
@@ -107,9 +101,9 @@ static void block_table(const uint8_t *q, uint16_t scale, uint16_t *out)
     _mm256_stream_si256((__m256i *)(out + 16), _mm256_permute2x128_si256(x, y, 0x31));
 }
 
-static void gather_part(unsigned part, const variant *v)
+static void gather_part(unsigned part, unsigned parts, const variant *v)
 {
-    const size_t begin = (size_t)INDICES * part / job.threads, end = (size_t)INDICES * (part + 1) / job.threads;
+    const size_t begin = (size_t)INDICES * part / parts, end = (size_t)INDICES * (part + 1) / parts;
     __m256i reads = _mm256_setzero_si256();
     for (size_t n = begin; n < end; ++n) {
         const uint32_t row = v->one_row ? 7u : job.indices[n];
@@ -137,35 +131,21 @@ static void gather_part(unsigned part, const variant *v)
 
 /* The copy the ratios are against: ordinary 32-byte loads and stores (glibc's memcpy would stream
  * a copy this large). */
-static void copy_part(unsigned part)
+static void copy_part(unsigned part, unsigned parts)
 {
-    const size_t begin = COPY_BYTES * part / job.threads / 64 * 64;
-    const size_t end = COPY_BYTES * (part + 1) / job.threads / 64 * 64;
+    const size_t begin = COPY_BYTES * part / parts / 64 * 64;
+    const size_t end = COPY_BYTES * (part + 1) / parts / 64 * 64;
     for (size_t b = begin; b < end; b += 32)
         _mm256_store_si256((__m256i *)(job.copy_dst + b), _mm256_load_si256((const __m256i *)(job.copy_src + b)));
 }
 
-static void *worker(void *arg)
+static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 {
-    const unsigned part = (unsigned)(uintptr_t)arg;
-    if (job.current->work == WORK_COPY)
-        copy_part(part);
+    const variant *v = variant_ptr;
+    if (v->work == WORK_COPY)
+        copy_part(part, parts);
     else
-        gather_part(part, job.current);
-    return NULL;
-}
-
-/* One timed run on all threads (thread creation, a few microseconds, is inside the time). */
-static double timed_run(const variant *v, unsigned char *evict)
-{
-    evict_caches(evict, EVICT_BYTES);
-    job.current = v;
-    pthread_t pool[MAX_THREADS];
-    const double t0 = seconds();
-    for (unsigned t = 1; t < job.threads; ++t) pthread_create(&pool[t], NULL, worker, (void *)(uintptr_t)t);
-    worker((void *)(uintptr_t)0);
-    for (unsigned t = 1; t < job.threads; ++t) pthread_join(pool[t], NULL);
-    return seconds() - t0;
+        gather_part(part, parts, v);
 }
 
 static const variant *whole_case(work_kind work)
@@ -176,89 +156,58 @@ static const variant *whole_case(work_kind work)
 }
 
 /* The two whole-case variants must write the same bits, or the faster one proves nothing. */
-static int table_matches_arithmetic(unsigned char *evict)
+static int table_matches_arithmetic(native_pool *pool, unsigned char *evict)
 {
     const size_t out_bytes = (size_t)INDICES * VALUES * 2;
     uint16_t *arithmetic = malloc(out_bytes);
     if (!arithmetic) return 0;
-    timed_run(whole_case(WORK_ARITHMETIC), evict);
+    native_pool_timed_run(pool, whole_case(WORK_ARITHMETIC), evict, EVICT_BYTES);
     memcpy(arithmetic, job.out, out_bytes);
     memset(job.out, 0xFF, out_bytes); /* poison: an unwritten value cannot match */
-    timed_run(whole_case(WORK_TABLE), evict);
+    native_pool_timed_run(pool, whole_case(WORK_TABLE), evict, EVICT_BYTES);
     const int same = memcmp(arithmetic, job.out, out_bytes) == 0;
     free(arithmetic);
     return same;
 }
 
-static void *allocate(size_t bytes, int fill)
-{
-    void *p = aligned_alloc(4096, bytes);
-    if (!p) {
-        fprintf(stderr, "clgather-dequant-ceiling: cannot allocate %zu bytes\n", bytes);
-        exit(1);
-    }
-    memset(p, fill, bytes); /* fault the pages in before timing */
-    return p;
-}
-
 int main(int argc, char **argv)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned threads = cores > 0 ? (unsigned)cores : 1, repeat = 21;
-    for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
-            repeat = (unsigned)strtoul(argv[++i], NULL, 10);
-        else {
-            fprintf(stderr, "usage: clgather-dequant-ceiling [--threads N] [--repeat N]\n");
-            return 2;
-        }
-    }
-    if (threads < 1 || threads > MAX_THREADS || repeat < 1 || repeat > 1000) {
-        fprintf(stderr, "clgather-dequant-ceiling: --threads wants 1..%d and --repeat 1..1000\n", MAX_THREADS);
+    unsigned threads, repeat = 21;
+    if (!native_options(argc, argv, "clgather-dequant-ceiling [--threads N] [--repeat N]", &threads, &repeat, NULL))
         return 2;
-    }
-    job.threads = threads;
-    job.packed = allocate((size_t)ROWS * VALUES / 2, 0);
-    job.scales = allocate((size_t)ROWS * VALUES / BLOCK * 2, 0);
-    job.out = allocate((size_t)INDICES * VALUES * 2, 0);
-    job.copy_src = allocate(COPY_BYTES, 1);
-    job.copy_dst = allocate(COPY_BYTES, 2);
-    job.indices = allocate(INDICES * sizeof(uint32_t), 0);
-    unsigned char *evict = allocate(EVICT_BYTES, 3);
+    job.packed = native_allocate((size_t)ROWS * VALUES / 2, 0);
+    job.scales = native_allocate((size_t)ROWS * VALUES / BLOCK * 2, 0);
+    job.out = native_allocate((size_t)INDICES * VALUES * 2, 0);
+    job.copy_src = native_allocate(COPY_BYTES, 1);
+    job.copy_dst = native_allocate(COPY_BYTES, 2);
+    job.indices = native_allocate(INDICES * sizeof(uint32_t), 0);
+    unsigned char *evict = native_allocate(EVICT_BYTES, 3);
     for (uint32_t i = 0; i < INDICES; ++i) job.indices[i] = (uint32_t)(splitmix_value(INDEX_SEED, i) % ROWS);
     for (size_t i = 0; i < (size_t)ROWS * VALUES / 2; ++i) job.packed[i] = (uint8_t)splitmix_value(INDEX_SEED + 1, i);
     for (size_t i = 0; i < (size_t)ROWS * VALUES / BLOCK; ++i) /* finite f16 scales of either sign */
         job.scales[i] = (uint16_t)(0x2000u | (splitmix_value(INDEX_SEED + 2, i) & 0x8FFFu));
-    if (!table_matches_arithmetic(evict)) {
+    native_pool pool;
+    native_pool_start(&pool, threads, run_part);
+    if (!table_matches_arithmetic(&pool, evict)) {
         fprintf(stderr, "clgather-dequant-ceiling: the table variant's output differs from the arithmetic's\n");
         return 1;
     }
 
-    /* rounds interleave the variants, so a slow minute of a shared machine hits them all alike */
     double *times = malloc(sizeof(double) * VARIANTS * repeat);
     if (!times) return 1;
-    for (unsigned v = 0; v < VARIANTS; ++v) timed_run(&variants[v], evict); /* warm-up */
-    for (unsigned r = 0; r < repeat; ++r)
-        for (unsigned v = 0; v < VARIANTS; ++v) times[v * repeat + r] = timed_run(&variants[v], evict);
+    native_pool_time_rounds(&pool, variants, sizeof variants[0], VARIANTS, repeat, evict, EVICT_BYTES, times);
+    native_pool_stop(&pool);
 
     /* clgather-bench's bytes: indices read + the gathered rows' packed bytes and scales + output */
     const double case_bytes = INDICES * 8.0 + INDICES * (VALUES / 2.0 + VALUES / BLOCK * 2.0) + INDICES * VALUES * 2.0;
     printf("clgather-dequant-ceiling: embedding-q4, %u threads, median of %u runs (caches evicted before each)\n",
            threads, repeat);
-    printf("bytes: indices + rows and scales read + output written = %.2f MB\n", case_bytes / 1e6);
-    printf("%-34s %10s %10s %8s %8s\n", "variant", "median", "min", "GB/s", "/copy");
+    native_report_header("indices + rows and scales read + output written", case_bytes);
     double copy_gbps = 0;
-    for (unsigned v = 0; v < VARIANTS; ++v) {
-        double *t = times + (size_t)v * repeat;
-        qsort(t, repeat, sizeof *t, by_value);
-        const double median = t[repeat / 2];
-        const double gbps = (variants[v].work == WORK_COPY ? 2.0 * COPY_BYTES : case_bytes) / median / 1e9;
-        if (variants[v].work == WORK_COPY) copy_gbps = gbps;
-        printf("%-34s %8.3fms %8.3fms %8.2f %8.3f\n", variants[v].name, median * 1e3, t[0] * 1e3, gbps,
-               gbps / copy_gbps);
-    }
+    for (unsigned v = 0; v < VARIANTS; ++v)
+        native_report(variants[v].name, times + (size_t)v * repeat, repeat,
+                      variants[v].work == WORK_COPY ? 2.0 * COPY_BYTES : case_bytes, variants[v].work == WORK_COPY,
+                      &copy_gbps);
     free(times);
     return 0;
 }

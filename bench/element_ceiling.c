@@ -12,15 +12,13 @@
  *   clgather-element-ceiling [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
-#include "native_timing.h"
+#include "native_pool.h"
 #include "splitmix.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #ifdef __SSE2__
 #include <immintrin.h>
 #endif
@@ -32,7 +30,6 @@
 #define INDEX_SEED  2000u /* clgather-bench's stream for the case */
 #define COPY_BYTES  ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
-#define MAX_THREADS 256
 #define MAX_BLOCK   64u
 
 typedef struct variant {
@@ -58,18 +55,15 @@ static const variant variants[] = {
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
 static struct {
-    float *data, *out, *block[MAX_THREADS];
+    float *data, *out, *block[NATIVE_MAX_THREADS];
     int64_t *indices;
     unsigned char *copy_src, *copy_dst;
-    unsigned threads;
-    const variant *current;
-    pthread_barrier_t start, done;
 } job;
 
-static void rows_part(unsigned part, const variant *v)
+static void rows_part(unsigned part, unsigned parts, const variant *v)
 {
     const size_t total = (size_t)OUT_ROWS * OUT_COLUMNS;
-    const size_t begin = total * part / job.threads, end = total * (part + 1) / job.threads;
+    const size_t begin = total * part / parts, end = total * (part + 1) / parts;
     for (size_t e = begin; e < end; ++e) {
         const size_t j = e % OUT_COLUMNS;
         if (v->ahead && e + v->ahead < end)
@@ -102,11 +96,11 @@ static void serve_row(float *o, const int64_t *ix, const float *s, unsigned w, i
     for (unsigned k = 0; k < w; ++k) o[k] = s[(size_t)ix[k] * w + k];
 }
 
-static void blocks_part(unsigned part, const variant *v)
+static void blocks_part(unsigned part, unsigned parts, const variant *v)
 {
     float *s = job.block[part];
     const unsigned w = v->block;
-    for (unsigned c0 = part * w; c0 < OUT_COLUMNS; c0 += job.threads * w) {
+    for (unsigned c0 = part * w; c0 < OUT_COLUMNS; c0 += parts * w) {
         for (unsigned r = 0; r < ROWS; ++r) {
             if (v->ahead && r + 2 * v->ahead < ROWS)
                 for (unsigned b = 0; b < w * 4; b += 64)
@@ -126,56 +120,21 @@ static void blocks_part(unsigned part, const variant *v)
 #endif
 }
 
-static void copy_part(unsigned part)
+static void copy_part(unsigned part, unsigned parts)
 {
-    const size_t begin = COPY_BYTES * part / job.threads / 64 * 64,
-                 end = COPY_BYTES * (part + 1) / job.threads / 64 * 64;
+    const size_t begin = COPY_BYTES * part / parts / 64 * 64, end = COPY_BYTES * (part + 1) / parts / 64 * 64;
     memcpy(job.copy_dst + begin, job.copy_src + begin, end - begin);
 }
 
-static void run_part(unsigned part)
+static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 {
-    const variant *v = job.current;
+    const variant *v = variant_ptr;
     if (v->copy)
-        copy_part(part);
+        copy_part(part, parts);
     else if (v->block)
-        blocks_part(part, v);
+        blocks_part(part, parts, v);
     else
-        rows_part(part, v);
-}
-
-static void *worker(void *arg)
-{
-    const unsigned part = (unsigned)(uintptr_t)arg;
-    for (;;) {
-        pthread_barrier_wait(&job.start);
-        if (!job.current) return NULL;
-        run_part(part);
-        pthread_barrier_wait(&job.done);
-    }
-}
-
-/* One timed run on all threads (part 0 on this one), after evicting the caches. */
-static double timed_run(const variant *v, unsigned char *evict)
-{
-    evict_caches(evict, EVICT_BYTES);
-    job.current = v;
-    const double t0 = seconds();
-    pthread_barrier_wait(&job.start);
-    run_part(0);
-    pthread_barrier_wait(&job.done);
-    return seconds() - t0;
-}
-
-static void *allocate(size_t bytes)
-{
-    void *p = aligned_alloc(4096, bytes);
-    if (!p) {
-        fprintf(stderr, "clgather-element-ceiling: cannot allocate %zu bytes\n", bytes);
-        exit(1);
-    }
-    memset(p, 1, bytes); /* fault the pages in before timing */
-    return p;
+        rows_part(part, parts, v);
 }
 
 /* Every variant must write what the operation defines: a variant that skipped work would time nothing. */
@@ -193,73 +152,45 @@ static int check_output(const char *name)
 
 int main(int argc, char **argv)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned threads = cores > 0 ? (unsigned)cores : 1, repeat = 15;
-    for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
-            repeat = (unsigned)strtoul(argv[++i], NULL, 10);
-        else {
-            fprintf(stderr, "usage: clgather-element-ceiling [--threads N] [--repeat N]\n");
-            return 2;
-        }
-    }
-    if (threads < 1 || threads > MAX_THREADS || repeat < 1 || repeat > 1000) {
-        fprintf(stderr, "clgather-element-ceiling: --threads wants 1..%d and --repeat 1..1000\n", MAX_THREADS);
+    unsigned threads, repeat = 15;
+    if (!native_options(argc, argv, "clgather-element-ceiling [--threads N] [--repeat N]", &threads, &repeat, NULL))
         return 2;
-    }
-    job.threads = threads;
     const size_t out_bytes = (size_t)OUT_ROWS * OUT_COLUMNS * sizeof(float);
     const size_t index_bytes = (size_t)OUT_ROWS * OUT_COLUMNS * sizeof(int64_t);
-    job.data = allocate((size_t)ROWS * COLUMNS * sizeof(float));
-    job.out = allocate(out_bytes);
-    job.indices = allocate(index_bytes);
-    job.copy_src = allocate(COPY_BYTES);
-    job.copy_dst = allocate(COPY_BYTES);
-    for (unsigned t = 0; t < threads; ++t) job.block[t] = allocate((size_t)ROWS * MAX_BLOCK * sizeof(float));
-    unsigned char *evict = allocate(EVICT_BYTES);
+    job.data = native_allocate((size_t)ROWS * COLUMNS * sizeof(float), 1);
+    job.out = native_allocate(out_bytes, 1);
+    job.indices = native_allocate(index_bytes, 1);
+    job.copy_src = native_allocate(COPY_BYTES, 1);
+    job.copy_dst = native_allocate(COPY_BYTES, 2);
+    for (unsigned t = 0; t < threads; ++t) job.block[t] = native_allocate((size_t)ROWS * MAX_BLOCK * sizeof(float), 1);
+    unsigned char *evict = native_allocate(EVICT_BYTES, 3);
     for (size_t k = 0; k < (size_t)ROWS * COLUMNS; ++k) job.data[k] = (float)k;
     for (size_t i = 0; i < (size_t)OUT_ROWS * OUT_COLUMNS; ++i)
         job.indices[i] = (int64_t)(splitmix_value(INDEX_SEED, i) % ROWS);
 
-    pthread_barrier_init(&job.start, NULL, threads);
-    pthread_barrier_init(&job.done, NULL, threads);
-    pthread_t pool[MAX_THREADS];
-    for (unsigned t = 1; t < threads; ++t) pthread_create(&pool[t], NULL, worker, (void *)(uintptr_t)t);
-
+    native_pool pool;
+    native_pool_start(&pool, threads, run_part);
     int ok = 1;
-    for (unsigned v = 0; v < VARIANTS; ++v) { /* warm-up, and the check of each variant's output */
+    for (unsigned v = 0; v < VARIANTS && ok; ++v) { /* each variant's output checked once before timing */
         memset(job.out, 0, out_bytes);
-        timed_run(&variants[v], evict);
-        if (!variants[v].copy) ok &= check_output(variants[v].name);
+        native_pool_timed_run(&pool, &variants[v], evict, EVICT_BYTES);
+        if (!variants[v].copy) ok = check_output(variants[v].name);
     }
-    /* rounds interleave the variants, so a slow minute of a shared machine hits them all alike */
     double *times = malloc(sizeof(double) * VARIANTS * repeat);
     if (!times || !ok) return 1;
-    for (unsigned r = 0; r < repeat; ++r)
-        for (unsigned v = 0; v < VARIANTS; ++v) times[v * repeat + r] = timed_run(&variants[v], evict);
-    job.current = NULL;
-    pthread_barrier_wait(&job.start);
-    for (unsigned t = 1; t < threads; ++t) pthread_join(pool[t], NULL);
+    native_pool_time_rounds(&pool, variants, sizeof variants[0], VARIANTS, repeat, evict, EVICT_BYTES, times);
+    native_pool_stop(&pool);
 
     /* what clgather-bench credits the case with: indices read + gathered elements read + output written */
     const double case_bytes = (double)index_bytes + 2.0 * (double)out_bytes;
     printf("clgather-element-ceiling: gather-elements-axis0, %u threads, median of %u runs (caches evicted before "
            "each)\n",
            threads, repeat);
-    printf("bytes: indices + elements read + output written = %.2f MB\n", case_bytes / 1e6);
-    printf("%-42s %10s %8s %8s\n", "variant", "median", "GB/s", "/copy");
+    native_report_header("indices + elements read + output written", case_bytes);
     double copy_gbps = 0;
-    for (unsigned v = 0; v < VARIANTS; ++v) {
-        double *t = times + (size_t)v * repeat;
-        qsort(t, repeat, sizeof *t, by_value);
-        const double median = t[repeat / 2];
-        const double bytes = variants[v].copy ? 2.0 * COPY_BYTES : case_bytes;
-        const double gbps = bytes / median / 1e9;
-        if (variants[v].copy) copy_gbps = gbps;
-        printf("%-42s %8.3fms %8.2f %8.3f\n", variants[v].name, median * 1e3, gbps, gbps / copy_gbps);
-    }
+    for (unsigned v = 0; v < VARIANTS; ++v)
+        native_report(variants[v].name, times + (size_t)v * repeat, repeat,
+                      variants[v].copy ? 2.0 * COPY_BYTES : case_bytes, variants[v].copy, &copy_gbps);
     free(times);
     return 0;
 }

@@ -15,16 +15,13 @@
  *   clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
-#include "native_timing.h"
+#include "native_pool.h"
 #include "splitmix.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #ifdef __SSE2__
 #include <immintrin.h>
 #endif
@@ -55,7 +52,6 @@ static const shape shapes[] = {
 };
 #define COPY_BYTES  ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
-#define MAX_THREADS 256
 
 typedef struct variant {
     const char *name;
@@ -90,9 +86,6 @@ static struct {
     const shape *shape;
     unsigned char *data, *out, *copy_src, *copy_dst;
     int32_t *indices;
-    unsigned threads;
-    const variant *current;
-    pthread_barrier_t start, done;
 } job;
 
 /* One row (row bytes are a multiple of 64 and rows are 64-byte aligned). */
@@ -127,11 +120,11 @@ static void prefetch_row(const unsigned char *row, size_t bytes)
     for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
 }
 
-static void gather_part(unsigned part, const variant *v)
+static void gather_part(unsigned part, unsigned parts, const variant *v)
 {
     const shape *s = job.shape;
     const size_t total = s->groups * s->indices;
-    const size_t begin = total * part / job.threads, end = total * (part + 1) / job.threads;
+    const size_t begin = total * part / parts, end = total * (part + 1) / parts;
     for (size_t r = begin; r < end; ++r) {
         const size_t g = r / s->indices, n = r % s->indices;
         const unsigned char *group = job.data + g * s->rows * s->row_bytes;
@@ -148,129 +141,72 @@ static void gather_part(unsigned part, const variant *v)
 #endif
 }
 
-static void copy_part(unsigned part)
+static void copy_part(unsigned part, unsigned parts)
 {
     const size_t lines = COPY_BYTES / 64;
-    const size_t begin = lines * part / job.threads, end = lines * (part + 1) / job.threads;
+    const size_t begin = lines * part / parts, end = lines * (part + 1) / parts;
     for (size_t k = begin; k < end; ++k) copy_row(job.copy_dst + k * 64, job.copy_src + k * 64, 64, 0);
 }
 
-static void run_part(unsigned part)
+static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 {
-    if (job.current->copy)
-        copy_part(part);
+    const variant *v = variant_ptr;
+    if (v->copy)
+        copy_part(part, parts);
     else
-        gather_part(part, job.current);
+        gather_part(part, parts, v);
 }
 
-static void *worker(void *arg)
+/* --case NAME: 2 arguments consumed, -1 for an unknown case. */
+static int case_option(int argc, char **argv, int i)
 {
-    const unsigned part = (unsigned)(uintptr_t)arg;
-    for (;;) {
-        pthread_barrier_wait(&job.start);
-        if (!job.current) return NULL;
-        run_part(part);
-        pthread_barrier_wait(&job.done);
-    }
-}
-
-/* One timed run on all threads (part 0 on this one), after evicting the caches. */
-static double timed_run(const variant *v, unsigned char *evict)
-{
-    evict_caches(evict, EVICT_BYTES);
-    job.current = v;
-    const double t0 = seconds();
-    pthread_barrier_wait(&job.start);
-    run_part(0);
-    pthread_barrier_wait(&job.done);
-    return seconds() - t0;
-}
-
-static void *allocate(size_t bytes)
-{
-    void *p = aligned_alloc(4096, bytes);
-    if (!p) {
-        fprintf(stderr, "clgather-row-ceiling: cannot allocate %zu bytes\n", bytes);
-        exit(1);
-    }
-    memset(p, 1, bytes); /* fault the pages in before timing */
-    return p;
+    if (strcmp(argv[i], "--case") || i + 1 >= argc) return 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        if (!strcmp(argv[i + 1], shapes[k].name)) {
+            job.shape = &shapes[k];
+            return 2;
+        }
+    fprintf(stderr,
+            "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis, embedding-f32, embedding-f16-i64)\n",
+            argv[i + 1]);
+    return -1;
 }
 
 int main(int argc, char **argv)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned threads = cores > 0 ? (unsigned)cores : 1, repeat = 21;
+    unsigned threads, repeat = 21;
     job.shape = &shapes[0];
-    for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--case") && i + 1 < argc) {
-            const char *name = argv[++i];
-            job.shape = NULL;
-            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
-                if (!strcmp(name, shapes[k].name)) job.shape = &shapes[k];
-            if (!job.shape) {
-                fprintf(stderr,
-                        "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis, embedding-f32, "
-                        "embedding-f16-i64)\n",
-                        name);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
-            repeat = (unsigned)strtoul(argv[++i], NULL, 10);
-        else {
-            fprintf(stderr, "usage: clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] "
-                            "[--threads N] [--repeat N]\n");
-            return 2;
-        }
-    }
-    if (threads < 1 || threads > MAX_THREADS || repeat < 1 || repeat > 1000) {
-        fprintf(stderr, "clgather-row-ceiling: --threads wants 1..%d and --repeat 1..1000\n", MAX_THREADS);
+    if (!native_options(argc, argv,
+                        "clgather-row-ceiling [--case rows-u8|middle-axis|embedding-f32|embedding-f16-i64] "
+                        "[--threads N] [--repeat N]",
+                        &threads, &repeat, case_option))
         return 2;
-    }
-    job.threads = threads;
     const shape *sh = job.shape;
     const size_t out_bytes = sh->groups * sh->indices * sh->row_bytes;
-    job.data = allocate(sh->groups * sh->rows * sh->row_bytes);
-    job.out = allocate(out_bytes);
-    job.copy_src = allocate(COPY_BYTES);
-    job.copy_dst = allocate(COPY_BYTES);
-    job.indices = allocate(sh->indices * sizeof(int32_t));
-    unsigned char *evict = allocate(EVICT_BYTES);
+    job.data = native_allocate(sh->groups * sh->rows * sh->row_bytes, 1);
+    job.out = native_allocate(out_bytes, 1);
+    job.copy_src = native_allocate(COPY_BYTES, 1);
+    job.copy_dst = native_allocate(COPY_BYTES, 1);
+    job.indices = native_allocate(sh->indices * sizeof(int32_t), 1);
+    unsigned char *evict = native_allocate(EVICT_BYTES, 1);
     for (size_t i = 0; i < sh->indices; ++i) job.indices[i] = (int32_t)(splitmix_value(sh->index_seed, i) % sh->rows);
 
-    pthread_barrier_init(&job.start, NULL, threads);
-    pthread_barrier_init(&job.done, NULL, threads);
-    pthread_t pool[MAX_THREADS];
-    for (unsigned t = 1; t < threads; ++t) pthread_create(&pool[t], NULL, worker, (void *)(uintptr_t)t);
-
-    /* rounds interleave the variants, so a slow minute of a shared machine hits them all alike */
     double *times = malloc(sizeof(double) * VARIANTS * repeat);
     if (!times) return 1;
-    for (unsigned v = 0; v < VARIANTS; ++v) timed_run(&variants[v], evict); /* warm-up */
-    for (unsigned r = 0; r < repeat; ++r)
-        for (unsigned v = 0; v < VARIANTS; ++v) times[v * repeat + r] = timed_run(&variants[v], evict);
-    job.current = NULL;
-    pthread_barrier_wait(&job.start);
-    for (unsigned t = 1; t < threads; ++t) pthread_join(pool[t], NULL);
+    native_pool pool;
+    native_pool_start(&pool, threads, run_part);
+    native_pool_time_rounds(&pool, variants, sizeof variants[0], VARIANTS, repeat, evict, EVICT_BYTES, times);
+    native_pool_stop(&pool);
 
     const double case_bytes = (double)sh->indices * 4.0 + 2.0 * (double)out_bytes;
     printf("clgather-row-ceiling: %s, %u threads, median of %u runs (caches evicted before each), %d-byte "
            "streaming stores\n",
            sh->name, threads, repeat, STREAM_BYTES);
-    printf("bytes: indices + rows read + output written = %.2f MB\n", case_bytes / 1e6);
-    printf("%-40s %10s %8s %8s\n", "variant", "median", "GB/s", "/copy");
+    native_report_header("indices + rows read + output written", case_bytes);
     double copy_gbps = 0;
-    for (unsigned v = 0; v < VARIANTS; ++v) {
-        double *t = times + (size_t)v * repeat;
-        qsort(t, repeat, sizeof *t, by_value);
-        const double median = t[repeat / 2];
-        const double bytes = variants[v].copy ? 2.0 * COPY_BYTES : case_bytes;
-        const double gbps = bytes / median / 1e9;
-        if (variants[v].copy) copy_gbps = gbps;
-        printf("%-40s %8.3fms %8.2f %8.3f\n", variants[v].name, median * 1e3, gbps, gbps / copy_gbps);
-    }
+    for (unsigned v = 0; v < VARIANTS; ++v)
+        native_report(variants[v].name, times + (size_t)v * repeat, repeat,
+                      variants[v].copy ? 2.0 * COPY_BYTES : case_bytes, variants[v].copy, &copy_gbps);
     free(times);
     return 0;
 }

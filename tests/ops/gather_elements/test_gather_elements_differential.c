@@ -53,6 +53,17 @@ static void make_case(support_rng *rng, support_case *c, int number)
 START_TEST(random_configuration) { support_run_configuration(&setup, make_case, _i); }
 END_TEST
 
+/* A GatherElements-6 case of random element and index types, for the targeted makers to shape. */
+static clg_gather_elements_desc *start_ov_case(support_rng *rng, support_case *c)
+{
+    c->op = &support_gather_elements;
+    clg_gather_elements_desc *d = &c->desc.elements;
+    d->preset = CLG_OV_GATHER_ELEMENTS_6;
+    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
+    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    return d;
+}
+
 /* Larger 2-D and 3-D cases shaped like the kernels' specializations: the innermost axis (lines that
  * gather within one data row, with the rows' prefetch), an outer axis (contiguous inner walk), and
  * indices narrower than the data (strided walks), with enough elements that work-items carry several
@@ -60,11 +71,7 @@ END_TEST
 static void make_large_walk(support_rng *rng, support_case *c, int k)
 {
     support_force_kernels(1 + k % 2, (k / 2) % 2, 0);
-    c->op = &support_gather_elements;
-    clg_gather_elements_desc *d = &c->desc.elements;
-    d->preset = CLG_OV_GATHER_ELEMENTS_6;
-    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
-    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    clg_gather_elements_desc *d = start_ov_case(rng, c);
     const int kind = k % 3;
     d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 2);
     for (int32_t j = 0; j < d->data.rank; ++j) d->data.shape[j] = 1 + (int64_t)support_below(rng, 90);
@@ -88,11 +95,7 @@ END_TEST
 static void make_staged_line(support_rng *rng, support_case *c, int k)
 {
     support_force_staged_kernels(2, (k / 2) % 2);
-    c->op = &support_gather_elements;
-    clg_gather_elements_desc *d = &c->desc.elements;
-    d->preset = CLG_OV_GATHER_ELEMENTS_6;
-    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
-    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    clg_gather_elements_desc *d = start_ov_case(rng, c);
     const int64_t elem = (int64_t)clg_dtype_size(d->data.type);
     const int few_lines = k % 2 == 0;
     d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 2);
@@ -127,11 +130,7 @@ END_TEST
 static void make_column_block(support_rng *rng, support_case *c, int k)
 {
     support_force_staged_kernels(1, (k / 2) % 2);
-    c->op = &support_gather_elements;
-    clg_gather_elements_desc *d = &c->desc.elements;
-    d->preset = CLG_OV_GATHER_ELEMENTS_6;
-    d->data.type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
-    d->indices.type = support_index_types[support_below(rng, SUPPORT_INDEX_TYPES)];
+    clg_gather_elements_desc *d = start_ov_case(rng, c);
     d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 3);
     const int32_t axis = (int32_t)support_below(rng, (uint64_t)d->data.rank - 1);
     for (int32_t j = 0; j < d->data.rank; ++j) {
