@@ -148,11 +148,9 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gather_elements_col
             /* a mask, not a select: a select lets the compiler load only when ok, which stops it
              * vectorizing the loop with gathers */
             const MOVE_T keep = (MOVE_T)(0u - (uint)ok);
-            for (uint u = 0; u < UNITS; ++u)
-                STORE_UNIT(out + (e + k) * UNITS + u, block[row * pitch + k * UNITS + u] & keep);
+            for (uint u = 0; u < UNITS; ++u) out[(e + k) * UNITS + u] = block[row * pitch + k * UNITS + u] & keep;
         }
     }
-    STREAM_GROUP_FENCE();
 }
 
 ITEM_LOOPS_KERNEL void gather_elements_runs(__global const uchar *data_base, ulong data_offset,

@@ -114,9 +114,9 @@ static void build_options(const clg_gather_elements_plan *plan, const specializa
                             sizeof index_rules);
     char staging[24];
     clg_staging_options(&s->staged, staging, sizeof staging);
-    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=%d -DGATE=%d%s",
+    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d%s",
              clg_move_type(s->move_bytes), plan->io.elem_size / s->move_bytes, (int)plan->walk_rank, (int)s->inner,
-             plan->A == 0, index_rules, 0, gated, staging);
+             plan->A == 0, index_rules, gated, staging);
 }
 
 /* The walk's extents and its strides in units, and the axis stride in units. */
