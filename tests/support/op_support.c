@@ -330,11 +330,11 @@ void support_force_kernels(int mapping, int offsets64, int stream)
     clg_testing_force_staging(ctx, 0);
 }
 
-void support_force_staged_kernels(int mapping, int offsets64)
+void support_force_staged_kernels(int mapping, int offsets64, int staging)
 {
     clg_context *ctx = support_cl_context();
     support_force_kernels(mapping, offsets64, 0);
-    clg_testing_force_staging(ctx, 1);
+    clg_testing_force_staging(ctx, staging);
     clg_testing_forget_kernel(ctx);
 }
 

@@ -132,10 +132,10 @@ void support_run_configuration(const support_random_setup *setup, support_case_m
  * staging included). */
 void support_force_kernels(int mapping, int offsets64, int stream);
 
-/* Force a mapping (1 runs, 2 adjacent) with staging in local memory wherever the staged data fits (the
- * adjacent mapping's groups, core/local_staging.h; the runs mapping's column blocks of GatherElements),
- * streaming stores off, and forget which kernel ran last (for expected_kernel). */
-void support_force_staged_kernels(int mapping, int offsets64);
+/* Force a mapping (1 runs, 2 adjacent) and staging in local memory (1 wherever the staged data fits, 0 by
+ * the host's rule, -1 never: the adjacent mapping's groups, core/local_staging.h; the runs mapping's column
+ * blocks of GatherElements), streaming stores off, and forget which kernel ran last (for expected_kernel). */
+void support_force_staged_kernels(int mapping, int offsets64, int staging);
 
 /* The differential suites' seed and scale: CLGATHER_TEST_SEED replays another seed, CLGATHER_TEST_SCALE
  * (a fraction) scales the number of cases; both printed. support_setup_scaled(setup, count, least) is count scaled, at

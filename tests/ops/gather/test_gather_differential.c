@@ -159,7 +159,7 @@ END_TEST
  * The staged kernel must be the one that ran. */
 static void make_staged_group(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(2, (k / 2) % 2);
+    support_force_staged_kernels(2, (k / 2) % 2, 1);
     const clg_dtype type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
     const int64_t elem = (int64_t)clg_dtype_size(type);
     int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */

@@ -94,7 +94,7 @@ END_TEST
  * kernel must be the one that ran. */
 static void make_staged_line(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(2, (k / 2) % 2);
+    support_force_staged_kernels(2, (k / 2) % 2, 1);
     clg_gather_elements_desc *d = start_ov_case(rng, c);
     const int64_t elem = (int64_t)clg_dtype_size(d->data.type);
     const int few_lines = k % 2 == 0;
@@ -122,37 +122,54 @@ static void make_staged_line(support_rng *rng, support_case *c, int k)
 START_TEST(random_staged_lines) { support_run_targeted_cases(&setup, make_staged_line, 32, 0x57A6ED3ull); }
 END_TEST
 
-/* An outer axis in the runs mapping through local memory (gather_elements_column_blocks), forced down
- * to blocks of one element: the dimensions after the axis merge into one contiguous line (the first may
- * be narrower than the data's), those before it are any width, the line is often longer than the
- * blocks local memory holds (several blocks a line, the last one shorter), elements of one unit or, at
- * byte offsets, of several, every policy. The column-block kernel must be the one that ran. */
+/* An outer axis in the runs mapping, where column blocks staged in local memory are the CPU's form
+ * (gather_elements_column_blocks). Cases in three modes: staging forced, down to blocks of one element;
+ * automatic, with output rows per staged row at the host's bound, above it (blocks of at least a cache
+ * line a row, halved for occupancy) or just below it (the row-run kernel); forced off, the row-run kernel. The dimensions after the axis
+ * merge into one contiguous line (the first may be narrower than the data's), those before it are any
+ * width, ranks 2 to 8, the line is often longer than the blocks local memory holds (several blocks a line,
+ * the last one shorter), elements of one unit or, at byte offsets, of several, every policy. The kernel
+ * of the mode must be the one that ran. */
 static void make_column_block(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(1, (k / 2) % 2);
+    static const int staging[3] = {1, 0, -1};
+    const int mode = k % 3;
+    support_force_staged_kernels(1, (k / 3) % 2, staging[mode]);
     clg_gather_elements_desc *d = start_ov_case(rng, c);
-    d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 3);
+    d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, k % 4 == 0 ? 7 : 3);
+    const int small = d->data.rank > 4; /* then every dimension small, for the simulators' sake */
     const int32_t axis = (int32_t)support_below(rng, (uint64_t)d->data.rank - 1);
     for (int32_t j = 0; j < d->data.rank; ++j) {
-        d->data.shape[j] = 1 + (int64_t)support_below(rng, j < axis ? 3 : 4);
+        d->data.shape[j] = 1 + (int64_t)support_below(rng, small ? 2 : j < axis ? 3 : 4);
         d->indices.shape[j] = d->data.shape[j];
     }
-    d->data.shape[axis] = 1 + (int64_t)support_below(rng, 200);
-    d->indices.shape[axis] = 2 + (int64_t)support_below(rng, 150);
-    d->data.shape[axis + 1] = 2 + (int64_t)support_below(rng, 400);
+    d->data.shape[axis] = 1 + (int64_t)support_below(rng, small ? 40 : 200);
+    d->data.shape[axis + 1] = 2 + (int64_t)support_below(rng, small ? 60 : 400);
     d->indices.shape[axis + 1] = support_below(rng, 2)
                                      ? d->data.shape[axis + 1]
                                      : 2 + (int64_t)support_below(rng, (uint64_t)d->data.shape[axis + 1] - 1);
     if (axis > 0 && support_below(rng, 2))
         d->indices.shape[0] = 1 + (int64_t)support_below(rng, (uint64_t)d->data.shape[0]);
+    /* automatic: blocks from 16 staged bytes per output row at most (gather_elements_launch.c); the
+     * rows at that bound, above it, or one below it (then the row-run kernel) */
+    const int64_t least_rows = (d->data.shape[axis] * (int64_t)clg_dtype_size(d->data.type) + 15) / 16;
+    const uint64_t side = mode == 1 ? support_below(rng, 3) : 1;
+    const int below = side == 2 && least_rows > 2;
+    d->indices.shape[axis] = below ? least_rows - 1
+                             : side == 0
+                                 ? (least_rows > 2 ? least_rows : 2)
+                                 : (least_rows > 2 ? least_rows : 2) + (int64_t)support_below(rng, small ? 20 : 150);
     d->axis = support_below(rng, 2) ? axis : axis - d->data.rank;
     d->oob_policy = (clg_oob_policy)(1 + support_below(rng, CLG_OOB_COUNT - 1));
-    finish_case(rng, c, d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0, "column blocks", k);
+    const int keep_valid = d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0;
+    finish_case(rng, c, keep_valid, mode == 0 ? "column blocks" : mode == 1 ? "automatic blocks" : "no blocks", k);
     c->guard_unit = k % 4 < 2 ? clg_dtype_size(d->data.type) : 1;
-    c->expected_kernel = d->oob_policy != CLG_OOB_ERROR ? "gather_elements_column_blocks" : NULL;
+    /* under the error policy the kernel runs only when every index is valid */
+    if (d->oob_policy != CLG_OOB_ERROR || keep_valid)
+        c->expected_kernel = mode == 2 || below ? "gather_elements_runs" : "gather_elements_column_blocks";
 }
 
-START_TEST(random_column_blocks) { support_run_targeted_cases(&setup, make_column_block, 40, 0xC01B10Cull); }
+START_TEST(random_column_blocks) { support_run_targeted_cases(&setup, make_column_block, 48, 0xC01B10Cull); }
 END_TEST
 
 int main(void)

@@ -104,7 +104,7 @@ END_TEST
  * batch_dims 0 and 1, few tuples or many, every policy. The staged kernel must be the one that ran. */
 static void make_staged_tuples(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(2, (k / 2) % 2);
+    support_force_staged_kernels(2, (k / 2) % 2, 1);
     c->op = &support_gather_nd;
     clg_gather_nd_desc *d = &c->desc.nd;
     d->preset = k % 2 ? CLG_OV_GATHER_ND_8 : CLG_OV_GATHER_ND_5;
