@@ -65,10 +65,13 @@ static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gath
     if (len < line) len -= len % least;
     const uint64_t slabs = plan->io.size.out_elems / (rows * line);
     const uint64_t wanted = (uint64_t)ctx->compute_units * CLG_BLOCKS_PER_COMPUTE_UNIT;
-    while (slabs * ((line + len - 1) / len) < wanted && len / 2 >= least) len = len / 2 - (len / 2) % least;
+    c.count = slabs * ((line + len - 1) / len);
+    while (c.count < wanted && len / 2 >= least) {
+        len = len / 2 - (len / 2) % least;
+        c.count = slabs * ((line + len - 1) / len);
+    }
     c.on = 1;
     c.len = len;
-    c.count = slabs * ((line + len - 1) / len);
     return c;
 }
 

@@ -125,11 +125,11 @@ END_TEST
 /* An outer axis in the runs mapping, where column blocks staged in local memory are the CPU's form
  * (gather_elements_column_blocks). Cases in three modes: staging forced, down to blocks of one element;
  * automatic, with output rows per staged row at the host's bound, above it (blocks of at least a cache
- * line a row, halved for occupancy) or just below it (the row-run kernel); forced off, the row-run kernel. The dimensions after the axis
- * merge into one contiguous line (the first may be narrower than the data's), those before it are any
- * width, ranks 2 to 8, the line is often longer than the blocks local memory holds (several blocks a line,
- * the last one shorter), elements of one unit or, at byte offsets, of several, every policy. The kernel
- * of the mode must be the one that ran. */
+ * line a row, halved for occupancy) or just below it (the row-run kernel); forced off, the row-run
+ * kernel. The dimensions after the axis merge into one contiguous line (the first may be narrower than
+ * the data's), those before it are any width, ranks 2 to 8, the line is often longer than the blocks
+ * local memory holds (several blocks a line, the last one shorter), elements of one unit or, at byte
+ * offsets, of several, every policy. The kernel of the mode must be the one that ran. */
 static void make_column_block(support_rng *rng, support_case *c, int k)
 {
     static const int staging[3] = {1, 0, -1};
@@ -153,12 +153,12 @@ static void make_column_block(support_rng *rng, support_case *c, int k)
     /* automatic: blocks from 16 staged bytes per output row at most (gather_elements_launch.c); the
      * rows at that bound, above it, or one below it (then the row-run kernel) */
     const int64_t least_rows = (d->data.shape[axis] * (int64_t)clg_dtype_size(d->data.type) + 15) / 16;
+    const int64_t at_bound = least_rows > 2 ? least_rows : 2;
     const uint64_t side = mode == 1 ? support_below(rng, 3) : 1;
     const int below = side == 2 && least_rows > 2;
-    d->indices.shape[axis] = below ? least_rows - 1
-                             : side == 0
-                                 ? (least_rows > 2 ? least_rows : 2)
-                                 : (least_rows > 2 ? least_rows : 2) + (int64_t)support_below(rng, small ? 20 : 150);
+    d->indices.shape[axis] = below       ? least_rows - 1
+                             : side == 0 ? at_bound
+                                         : at_bound + (int64_t)support_below(rng, small ? 20 : 150);
     d->axis = support_below(rng, 2) ? axis : axis - d->data.rank;
     d->oob_policy = (clg_oob_policy)(1 + support_below(rng, CLG_OOB_COUNT - 1));
     const int keep_valid = d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0;
