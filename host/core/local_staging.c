@@ -1,14 +1,13 @@
 #include "core/local_staging.h"
 
+#include "core/size_math.h"
+
 #include <stdio.h>
 
 /* Enough (group, chunk) work-groups to occupy every compute unit; an output read alone from GPU memory
  * costs at least a sector of 32 bytes. */
 #define CLG_STAGE_GROUPS_PER_COMPUTE_UNIT 8u
 #define CLG_GPU_SECTOR_BYTES              32u
-
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t outputs, uint64_t slab_bytes,
                                uint64_t group_multiple, const clg_buffer *data, size_t local_size)
@@ -19,9 +18,9 @@ clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t
     if (!forced && !ctx->local_mem_dedicated) return s;
     const uint64_t wanted = (uint64_t)ctx->compute_units * CLG_STAGE_GROUPS_PER_COMPUTE_UNIT;
     uint64_t chunks = groups >= wanted ? 1 : (wanted + groups - 1) / groups;
-    chunks = min_u64(chunks, (outputs + local_size - 1) / local_size); /* a work-group's worth of outputs each */
+    chunks = clg_min_u64(chunks, (outputs + local_size - 1) / local_size); /* a work-group's worth of outputs each */
     const uint64_t repaying_len = (slab_bytes + CLG_GPU_SECTOR_BYTES - 1) / CLG_GPU_SECTOR_BYTES;
-    const uint64_t len = min_u64(outputs, max_u64((outputs + chunks - 1) / chunks, repaying_len));
+    const uint64_t len = clg_min_u64(outputs, clg_max_u64((outputs + chunks - 1) / chunks, repaying_len));
     if (!forced && len < repaying_len) return s;
     s.on = 1;
     s.groups = groups;
@@ -52,5 +51,5 @@ void clg_staging_grid(const clg_context *ctx, const clg_kernel_lease *lease, con
 {
     local[0] = group_size;
     clg_launch_fit_local(ctx, lease, 1, local);
-    items[0] = (uint64_t)local[0] * min_u64(s->groups * s->chunks, clg_launch_grid_groups(ctx));
+    items[0] = (uint64_t)local[0] * clg_min_u64(s->groups * s->chunks, clg_launch_grid_groups(ctx));
 }

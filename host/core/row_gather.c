@@ -3,6 +3,7 @@
 #include "core/index_value.h"
 #include "core/launch.h"
 #include "core/local_staging.h"
+#include "core/size_math.h"
 #include "core/status.h"
 
 #include <stdio.h>
@@ -43,8 +44,6 @@ static void build_options(const clg_row_gather *rows, const specialization *s, i
              s->stream, gated, tuple, staging);
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
 static specialization choose(const clg_context *ctx, const clg_row_gather *rows, const clg_buffer *buffers)
 {
     specialization s;
@@ -55,14 +54,14 @@ static specialization choose(const clg_context *ctx, const clg_row_gather *rows,
     s.move_bytes = clg_move_unit(ctx, s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16, row_bytes, &buffers[0], &buffers[2]);
     s.units_per_row = row_bytes / s.move_bytes;
     s.rows = rows->B * rows->O * rows->N;
-    s.rows_per_item = max_u64(1, CLG_RUN_BYTES_TARGET / row_bytes);
+    s.rows_per_item = clg_max_u64(1, CLG_RUN_BYTES_TARGET / row_bytes);
     /* keep enough work-groups to occupy every compute unit a few times over */
     uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
     while (s.rows_per_item > 1 && s.rows / s.rows_per_item < min_items) s.rows_per_item /= 2;
 
-    uint64_t largest = max_u64(max_u64(rows->data_bytes / s.move_bytes, s.rows * s.units_per_row),
-                               max_u64(rows->index_elems, s.rows + s.rows_per_item * CLG_RUNS_LOCAL_SIZE));
-    largest = max_u64(largest, rows->A);
+    uint64_t largest = clg_max_u64(clg_max_u64(rows->data_bytes / s.move_bytes, s.rows * s.units_per_row),
+                                   clg_max_u64(rows->index_elems, s.rows + s.rows_per_item * CLG_RUNS_LOCAL_SIZE));
+    largest = clg_max_u64(largest, rows->A);
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
     s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.move_bytes >= 16 &&
                (s.units_per_row > 1 ? row_bytes >= CLG_STREAM_MIN_ROW_BYTES : row_bytes >= CLG_STREAM_MIN_UNIT_BYTES) &&
@@ -70,7 +69,7 @@ static specialization choose(const clg_context *ctx, const clg_row_gather *rows,
     if (CLG_TEST_SWITCH(ctx, force_stream) > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS;
     s.staged = (clg_staging){0};
     if (s.mapping == CLG_MAPPING_ROW_UNITS && s.units_per_row == 1 && rows->A > 0)
-        s.staged = clg_staging_choose(ctx, s.rows / max_u64(rows->N, 1), rows->N, rows->A * s.move_bytes,
+        s.staged = clg_staging_choose(ctx, s.rows / clg_max_u64(rows->N, 1), rows->N, rows->A * s.move_bytes,
                                       rows->A * s.move_bytes, &buffers[0], CLG_UNITS_LOCAL_SIZE);
     return s;
 }

@@ -1,5 +1,6 @@
-/* Overflow-aware size arithmetic: a product overflows only if it is really larger than 2^64 - 1,
- * so a zero factor makes any product zero (an empty tensor is never "too large"). */
+/* Size arithmetic: the smaller and larger of two sizes, and overflow-aware products. A product
+ * overflows only if it is really larger than 2^64 - 1, so a zero factor makes any product zero (an
+ * empty tensor is never "too large"). */
 #ifndef CLG_SIZE_MATH_H
 #define CLG_SIZE_MATH_H
 
@@ -10,6 +11,9 @@ typedef struct clg_size {
     uint64_t value; /* meaningful when !overflow */
     bool overflow;
 } clg_size;
+
+static inline uint64_t clg_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint64_t clg_max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static inline clg_size clg_size_of(uint64_t v) { return (clg_size){v, false}; }
 

@@ -3,6 +3,7 @@
 #include "core/index_value.h"
 #include "core/launch.h"
 #include "core/local_staging.h"
+#include "core/size_math.h"
 #include "core/status.h"
 #include "kernel_table.h"
 
@@ -41,9 +42,6 @@ typedef struct specialization {
     column_blocks blocks;
 } specialization;
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
 /* Blocks where the walk ends [axis, contiguous inner] and A rows of a block fit in local memory. The
  * test switch force_staging turns them on wherever they fit, down to blocks of one element (1), or off
  * (-1). */
@@ -59,8 +57,8 @@ static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gath
     const uint64_t line = plan->walk_extent[R - 1], rows = plan->walk_extent[R - 2];
     const uint64_t elem = plan->io.elem_size;
     if (!forced && plan->A * elem > rows * CLG_BLOCK_BYTES_PER_OUTPUT) return c;
-    const uint64_t least = forced ? 1 : min_u64(line, max_u64(1, CLG_BLOCK_ROW_MIN_BYTES / elem));
-    uint64_t len = min_u64(line, ctx->local_mem_bytes / plan->A / elem);
+    const uint64_t least = forced ? 1 : clg_min_u64(line, clg_max_u64(1, CLG_BLOCK_ROW_MIN_BYTES / elem));
+    uint64_t len = clg_min_u64(line, ctx->local_mem_bytes / plan->A / elem);
     if (len < least) return c;
     if (len < line) len -= len % least;
     const uint64_t slabs = plan->io.size.out_elems / (rows * line);
@@ -86,14 +84,14 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
         s.inner = INNER_AXIS_ROW;
     else
         s.inner = inner_stride == 1 ? INNER_CONTIGUOUS : INNER_STRIDED;
-    s.per_item = max_u64(1, CLG_RUN_BYTES_TARGET / plan->io.elem_size);
+    s.per_item = clg_max_u64(1, CLG_RUN_BYTES_TARGET / plan->io.elem_size);
     /* keep enough work-groups to occupy every compute unit a few times over */
     const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
     while (s.per_item > 1 && plan->io.size.out_elems / s.per_item < min_items) s.per_item /= 2;
     /* units of data and output, indices, the axis, and the runs' start positions past the end */
     const uint64_t largest =
-        max_u64(max_u64(plan->io.size.data_bytes / s.move_bytes, plan->io.size.out_bytes / s.move_bytes),
-                max_u64(plan->A, plan->io.size.out_elems + s.per_item * (CLG_RUNS_LOCAL_SIZE + 1)));
+        clg_max_u64(clg_max_u64(plan->io.size.data_bytes / s.move_bytes, plan->io.size.out_bytes / s.move_bytes),
+                    clg_max_u64(plan->A, plan->io.size.out_elems + s.per_item * (CLG_RUNS_LOCAL_SIZE + 1)));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
     s.staged = (clg_staging){0};
     s.blocks = choose_column_blocks(ctx, plan, &s);

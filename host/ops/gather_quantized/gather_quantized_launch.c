@@ -2,6 +2,7 @@
 
 #include "core/index_value.h"
 #include "core/launch.h"
+#include "core/size_math.h"
 #include "core/status.h"
 #include "kernel_table.h"
 
@@ -28,8 +29,6 @@ typedef struct specialization {
     uint64_t piece, pieces_per_unit; /* GPU mapping */
     int nibble_tables;               /* test switch: 0 as the target allows, 1 at most SSSE3's, -1 none */
 } specialization;
-
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* The most values one unit holds. */
 static uint64_t largest_unit(const clg_gather_quantized_plan *p)
@@ -70,18 +69,19 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
         s.pieces_per_unit = (unit_values + s.piece - 1) / s.piece;
         s.aligned8 = s.fast && fast_stores_aligned(p, out_offset) && data_offset % 8 == 0;
         grid_overshoot =
-            max_u64(p->U * s.pieces_per_unit, R) + CLG_QUANT_PIECES_LOCAL_SIZE * clg_launch_grid_groups(ctx);
+            clg_max_u64(p->U * s.pieces_per_unit, R) + CLG_QUANT_PIECES_LOCAL_SIZE * clg_launch_grid_groups(ctx);
     } else {
-        const uint64_t unit_bytes = max_u64(1, unit_values * p->out_size);
-        s.units_per_item = max_u64(1, CLG_QUANT_RUN_BYTES / unit_bytes);
+        const uint64_t unit_bytes = clg_max_u64(1, unit_values * p->out_size);
+        s.units_per_item = clg_max_u64(1, CLG_QUANT_RUN_BYTES / unit_bytes);
         const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_QUANT_RUNS_LOCAL_SIZE;
         while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
         grid_overshoot = units + s.units_per_item * CLG_QUANT_RUNS_LOCAL_SIZE;
         s.stream = s.fast && fast_stores_aligned(p, out_offset);
     }
-    uint64_t largest = max_u64(max_u64(p->data_values, p->data_bytes), max_u64(p->scale_elems, 2 * p->zp_bytes));
-    largest = max_u64(largest, max_u64(p->out_elems, grid_overshoot));
-    largest = max_u64(largest, max_u64(p->index_elems, p->M * p->A));
+    uint64_t largest =
+        clg_max_u64(clg_max_u64(p->data_values, p->data_bytes), clg_max_u64(p->scale_elems, 2 * p->zp_bytes));
+    largest = clg_max_u64(largest, clg_max_u64(p->out_elems, grid_overshoot));
+    largest = clg_max_u64(largest, clg_max_u64(p->index_elems, p->M * p->A));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_QUANT_OFFSET32_LIMIT;
     s.nibble_tables = CLG_TEST_SWITCH(ctx, nibble_tables);
     return s;
