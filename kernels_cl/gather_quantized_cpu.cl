@@ -27,7 +27,7 @@ ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_pe
             const int selected = select_row(indices[n], A, &row);
             const slab sl = selected ? slab_at(&q, m, (offset_t)row) : (slab){0, 0, 0};
 #if HINT_PREFETCH
-            if (r + SLAB_PREFETCH_AHEAD < R) { /* a slab ahead in output order: this item's or a later one's */
+            if (r + SLAB_PREFETCH_AHEAD < R) { /* slabs ahead in output order: this item's or a later one's */
                 offset_t next_n = n + SLAB_PREFETCH_AHEAD, next_m = m;
                 for (; next_n >= N; next_n -= N) ++next_m;
                 long next_row;

@@ -10,14 +10,19 @@
 
 /* Below this bound every count the kernels form (values, scales, output, units plus one grid of
  * overshoot) fits 32-bit offsets. */
-#define CLG_QUANT_OFFSET32_LIMIT    ((uint64_t)1 << 31)
+#define CLG_QUANT_OFFSET32_LIMIT     ((uint64_t)1 << 31)
 /* CPU mapping: output bytes a work-item writes, and work-items to keep every compute unit busy. */
-#define CLG_QUANT_RUN_BYTES         8192u
-#define CLG_QUANT_RUNS_LOCAL_SIZE   64u
+#define CLG_QUANT_RUN_BYTES          8192u
+#define CLG_QUANT_RUNS_LOCAL_SIZE    64u
+/* CPU mapping: the kernel prefetches the gathered slabs this many bytes ahead of its work (at least the
+ * next slab, at most CLG_QUANT_PREFETCH_SLABS_MAX): one small slab ahead leaves part of each random
+ * row's latency exposed (bench/RESULTS.md, 2026-11-26 afternoon). */
+#define CLG_QUANT_PREFETCH_BYTES     4096u
+#define CLG_QUANT_PREFETCH_SLABS_MAX 8u
 /* GPU mapping: values a work-item dequantizes: one 8-value step of the fast form, so that adjacent
  * work-items read and write adjacent vectors. */
-#define CLG_QUANT_PIECE_VALUES      8u
-#define CLG_QUANT_PIECES_LOCAL_SIZE 256u
+#define CLG_QUANT_PIECE_VALUES       8u
+#define CLG_QUANT_PIECES_LOCAL_SIZE  256u
 
 typedef struct specialization {
     int adjacent; /* the GPU mapping */
@@ -26,6 +31,7 @@ typedef struct specialization {
     int stream;                      /* CPU mapping, fast form: every 8-value store aligned to its vector's size */
     int aligned8;                    /* GPU mapping, fast form: those stores and their packed loads aligned */
     uint64_t units_per_item;         /* CPU mapping */
+    uint64_t prefetch_slabs;         /* CPU mapping: slabs prefetched ahead */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
     int nibble_tables;               /* test switch: 0 as the target allows, 1 at most SSSE3's, -1 none */
 } specialization;
@@ -77,6 +83,9 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
         while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
         grid_overshoot = units + s.units_per_item * CLG_QUANT_RUNS_LOCAL_SIZE;
         s.stream = s.fast && fast_stores_aligned(p, out_offset);
+        const uint64_t slab_bytes = clg_max_u64(1, (p->data_bytes + p->scale_bytes) / clg_max_u64(1, p->M * p->A));
+        s.prefetch_slabs =
+            clg_min_u64(CLG_QUANT_PREFETCH_SLABS_MAX, clg_max_u64(1, CLG_QUANT_PREFETCH_BYTES / slab_bytes));
     }
     uint64_t largest =
         clg_max_u64(clg_max_u64(p->data_values, p->data_bytes), clg_max_u64(p->scale_elems, 2 * p->zp_bytes));
@@ -95,8 +104,10 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
 {
     char index_rules[160];
     clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
-    int n = snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d", index_rules, gated,
-                     float_kind(p->out_type), s->stream, s->aligned8, s->fast);
+    int n =
+        snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d -DSLAB_PREFETCH_AHEAD=%d",
+                 index_rules, gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast,
+                 (int)clg_max_u64(1, s->prefetch_slabs));
     if (s->nibble_tables && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d", s->nibble_tables > 0 ? 1 : 0);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
