@@ -34,19 +34,37 @@ typedef struct nibble_table {
     uchar16 low, high;
 } nibble_table;
 
-/* Nibble n holds value n (unsigned) or n - 16 for n >= 8 (signed); its output is
- * (value - zero_point) * s for a plain scale s. */
-HOT_INLINE nibble_table nibble_table_of(int value_signed, int zero_point, float s)
+/* value - zero_point for the 16 nibbles: nibble n holds value n (unsigned) or n - 16 for n >= 8
+ * (signed). The same for every unit that shares the zero point. */
+typedef struct nibble_values {
+    float8 first, second;
+} nibble_values;
+
+HOT_INLINE nibble_values nibble_values_of(int value_signed, int zero_point)
 {
     const int8 first = (int8)(0, 1, 2, 3, 4, 5, 6, 7), second = first + 8;
     const int8 first_values = value_signed ? (first ^ 8) - 8 : first;
     const int8 second_values = value_signed ? (second ^ 8) - 8 : second;
-    const ushort16 bits = (ushort16)(plain8_bits(convert_float8(first_values - zero_point) * s),
-                                     plain8_bits(convert_float8(second_values - zero_point) * s));
+    nibble_values v;
+    v.first = convert_float8(first_values - zero_point);
+    v.second = convert_float8(second_values - zero_point);
+    return v;
+}
+
+/* The table of the outputs (value - zero_point) * s, for a plain scale s. */
+HOT_INLINE nibble_table nibble_table_scaled(const nibble_values *v, float s)
+{
+    const ushort16 bits = (ushort16)(plain8_bits(v->first * s), plain8_bits(v->second * s));
     nibble_table t;
     t.low = convert_uchar16(bits);
     t.high = convert_uchar16(bits >> (ushort16)(8));
     return t;
+}
+
+HOT_INLINE nibble_table nibble_table_of(int value_signed, int zero_point, float s)
+{
+    const nibble_values v = nibble_values_of(value_signed, zero_point);
+    return nibble_table_scaled(&v, s);
 }
 
 #if defined(__AVX2__) && NIBBLE_TABLES_LIMIT >= 2

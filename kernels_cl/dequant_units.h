@@ -129,9 +129,52 @@ HOT_INLINE void dequant_slab_unit(const dequant_params *q, const slab *sl, __glo
                        zero_point_of_unit(q, zp, s, sl->slab_row, p, b));
 }
 
+#if USE_NIBBLE_TABLES
+/* A slab of 4-bit values whose units are all blocks of 32 (bs = 32 dividing Qd) and whose zero points
+ * follow their scales (not ZP_NIBBLE_ROWS): unit u is packed bytes 16u .. 16u + 15 of the slab, output
+ * values 32u .. 32u + 31 and scale u. Eight units a step share one decode of their scales and are
+ * unrolled, so the loop carries pointers only; a step whose scales are not all normal goes unit by
+ * unit through the exact path. */
+HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *sl, __global const uchar *data,
+                                           __global const uchar *scales, __global const uchar *zp,
+                                           __global out_bits_t *out_slab)
+{
+    __global const uchar *packed = data + (sl->first_value >> 1);
+    __global out_bits_t *out_block = out_slab;
+    offset_t s = sl->first_scale, u = 0;
+    const int zero_point_fixed = q->zp_mode == ZP_CONSTANT || q->zp_mode == ZP_SCALAR;
+    const int zero_point_all = zero_point_fixed ? zero_point_at(q, zp, 0) : 0;
+    const nibble_values values_all = nibble_values_of(q->value_signed, zero_point_all);
+    while (u < q->U) {
+        uint8 bits;
+        if (q->U - u >= 8 && normal_scales8(q, scales, s, &bits)) {
+            const float8 f = as_float8(bits);
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const nibble_values values =
+                    zero_point_fixed ? values_all : nibble_values_of(q->value_signed, zero_point_at(q, zp, s + j));
+                const nibble_table t = nibble_table_scaled(&values, f[j]);
+                store_packed_pairs32(&t, vload16(0, packed + 16 * j), out_block + 32 * j);
+            }
+            u += 8;
+            s += 8;
+            packed += 128;
+            out_block += 256;
+            continue;
+        }
+        const int zero_point = zero_point_fixed ? zero_point_all : zero_point_at(q, zp, s);
+        dequant_piece_fast(q, data, out_block, sl->first_value + 32 * u, 0, 32, scale_at(q, scales, s), zero_point);
+        ++u;
+        ++s;
+        packed += 16;
+        out_block += 32;
+    }
+}
+#endif
+
 /* A whole slab of the fast form into out_slab (the CPU mapping, where a work-item's run covers whole
- * slabs): ggml blocks with their pointers stepped, or P lines of nb units along the last axis
- * (QN = 1), their scales decoded eight at a time. */
+ * slabs): ggml blocks with their pointers stepped, 4-bit blocks of 32 by nibble tables, or P lines of
+ * nb units along the last axis (QN = 1), their scales decoded eight at a time. */
 HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __global const uchar *data,
                                   __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
 {
@@ -143,6 +186,12 @@ HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __glo
             dequant_ggml_block(q->ggml, block, out_block);
         return;
     }
+#if USE_NIBBLE_TABLES
+    if (q->value_bits == 4 && q->bs == 32 && q->nb * 32 == q->Qd && q->zp_mode != ZP_NIBBLE_ROWS) {
+        dequant_slab_nibble_blocks(q, sl, data, scales, zp, out_slab);
+        return;
+    }
+#endif
     offset_t s = sl->first_scale;
     for (offset_t p = 0; p < q->P; ++p) {
         offset_t b = 0;

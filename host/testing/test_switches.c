@@ -19,6 +19,8 @@ void clg_testing_forget_kernel(clg_context *ctx) { CLG_TEST_RECORD_KERNEL(ctx, N
 
 void clg_testing_limit_nibble_tables(clg_context *ctx, int mode) { ctx->testing.nibble_tables = mode; }
 
+void clg_testing_force_whole_slabs(clg_context *ctx, int on) { ctx->testing.quant_whole_slabs = on; }
+
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on) { ctx->testing.corrupt_verify_readback = on; }
 
 void clg_testing_allow_f16(clg_context *ctx, int on) { ctx->testing.allow_f16 = on; }

@@ -32,6 +32,10 @@ void clg_testing_forget_kernel(clg_context *ctx);
  * allows, 1 at most SSSE3's 16 values a lookup even where AVX2 allows 32, -1 none (the arithmetic). */
 void clg_testing_limit_nibble_tables(clg_context *ctx, int mode);
 
+/* The dequantizing gather's runs mapping with each work-item given exactly one whole slab (1), so that
+ * small tables take the slab loops (kernels_cl/dequant_units.h) that large ones take; 0 by size. */
+void clg_testing_force_whole_slabs(clg_context *ctx, int on);
+
 /* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
 

@@ -81,6 +81,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
         s.units_per_item = clg_max_u64(1, CLG_QUANT_RUN_BYTES / unit_bytes);
         const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_QUANT_RUNS_LOCAL_SIZE;
         while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
+        if (CLG_TEST_SWITCH(ctx, quant_whole_slabs)) s.units_per_item = clg_max_u64(1, p->U);
         grid_overshoot = units + s.units_per_item * CLG_QUANT_RUNS_LOCAL_SIZE;
         s.stream = s.fast && fast_stores_aligned(p, out_offset);
         const uint64_t slab_bytes = clg_max_u64(1, (p->data_bytes + p->scale_bytes) / clg_max_u64(1, p->M * p->A));
