@@ -162,8 +162,8 @@ HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *
             out_block += 256;
             continue;
         }
-        const int zero_point = zero_point_fixed ? zero_point_all : zero_point_at(q, zp, s);
-        dequant_piece_fast(q, data, out_block, sl->first_value + 32 * u, 0, 32, scale_at(q, scales, s), zero_point);
+        dequant_piece_fast(q, data, out_block, sl->first_value + 32 * u, 0, 32, scale_at(q, scales, s),
+                           zero_point_at(q, zp, s));
         ++u;
         ++s;
         packed += 16;

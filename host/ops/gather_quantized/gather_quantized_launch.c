@@ -31,7 +31,7 @@ typedef struct specialization {
     int stream;                      /* CPU mapping, fast form: every 8-value store aligned to its vector's size */
     int aligned8;                    /* GPU mapping, fast form: those stores and their packed loads aligned */
     uint64_t units_per_item;         /* CPU mapping */
-    uint64_t prefetch_slabs;         /* CPU mapping: slabs prefetched ahead */
+    uint64_t prefetch_slabs;         /* slabs prefetched ahead (the CPU mapping's kernel; 1 elsewhere) */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
     int nibble_tables;               /* test switch: 0 as the target allows, 1 at most SSSE3's, -1 none */
 } specialization;
@@ -68,6 +68,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     specialization s = {0};
     s.adjacent = clg_context_maps_adjacent(ctx);
     s.fast = fast_form(p);
+    s.prefetch_slabs = 1;
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
     uint64_t grid_overshoot;
     if (s.adjacent) {
@@ -107,8 +108,7 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
     clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
     int n =
         snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d -DSLAB_PREFETCH_AHEAD=%d",
-                 index_rules, gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast,
-                 (int)clg_max_u64(1, s->prefetch_slabs));
+                 index_rules, gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast, (int)s->prefetch_slabs);
     if (s->nibble_tables && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d", s->nibble_tables > 0 ? 1 : 0);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
