@@ -8,17 +8,18 @@
  * The lookup is x86's pshufb, so the tables are on where the compiler itself says it targets x86
  * with SSSE3 (__SSSE3__: PoCL's CPU devices); elsewhere a lookup lane by lane costs more than the
  * arithmetic it replaces, and the arithmetic path stays. With AVX2 (__AVX2__) one 32-byte pshufb
- * looks up 32 values and they go out in 32-byte stores (bench/RESULTS.md, 2026-11-26). They serve
- * 16-bit outputs (OUT_KIND 1 or 2). Build options: those of dequant.h, and NIBBLE_TABLES_LIMIT, which
- * test builds set to hold the lookups below what the target allows (1: SSSE3's 16 values a lookup,
- * 0: no tables), so that every form runs on the machines the tests run on. */
+ * looks up 32 values and they go out in 32-byte stores (bench/RESULTS.md, 2026-11-26); with
+ * AVX-512BW (__AVX512BW__) one vpermw looks 32 values up in a table of words. They serve 16-bit
+ * outputs (OUT_KIND 1 or 2). Build options: those of dequant.h, and NIBBLE_TABLES_LIMIT, which test
+ * builds set to hold the lookups below what the target allows (2: AVX2's byte tables, 1: SSSE3's 16
+ * values a lookup, 0: no tables), so that every form runs on the machines the tests run on. */
 #ifndef CLG_DEQUANT_NIBBLE_TABLE_H
 #define CLG_DEQUANT_NIBBLE_TABLE_H
 
 #include "dequant.h"
 
 #ifndef NIBBLE_TABLES_LIMIT
-#define NIBBLE_TABLES_LIMIT 2
+#define NIBBLE_TABLES_LIMIT 3
 #endif
 
 #if defined(__SSSE3__) && OUT_KIND != 0 && NIBBLE_TABLES_LIMIT >= 1
@@ -29,10 +30,26 @@
 
 #if USE_NIBBLE_TABLES
 
+/* With AVX-512BW one vpermw looks 32 nibbles up in a table of their 16 output values as words: no
+ * splitting of the table into byte halves and no interleave after (bench/RESULTS.md, 2026-11-26,
+ * "Word tables"). */
+#if defined(__AVX512BW__) && NIBBLE_TABLES_LIMIT >= 3
+#define NIBBLE_WORD_TABLES 1
+#else
+#define NIBBLE_WORD_TABLES 0
+#endif
+
+#if NIBBLE_WORD_TABLES
+/* The output bits of the 16 nibble values. */
+typedef struct nibble_table {
+    ushort16 bits;
+} nibble_table;
+#else
 /* The output bits of the 16 nibble values, as low bytes and high bytes. */
 typedef struct nibble_table {
     uchar16 low, high;
 } nibble_table;
+#endif
 
 /* value - zero_point for the 16 nibbles: nibble n holds value n (unsigned) or n - 16 for n >= 8
  * (signed). The same for every unit that shares the zero point. */
@@ -56,8 +73,12 @@ HOT_INLINE nibble_table nibble_table_scaled(const nibble_values *v, float s)
 {
     const ushort16 bits = (ushort16)(plain8_bits(v->first * s), plain8_bits(v->second * s));
     nibble_table t;
+#if NIBBLE_WORD_TABLES
+    t.bits = bits;
+#else
     t.low = convert_uchar16(bits);
     t.high = convert_uchar16(bits >> (ushort16)(8));
+#endif
     return t;
 }
 
@@ -68,6 +89,62 @@ HOT_INLINE nibble_table nibble_table_of(int value_signed, int zero_point, float 
 }
 
 #if defined(__AVX2__) && NIBBLE_TABLES_LIMIT >= 2
+/* 16 output values, 32 bytes: where aligned to that, one store (streaming where the host allows).
+ * aligned32: the caller knows out is (a constant, so that the test folds away). */
+HOT_INLINE void store_bits16(ushort16 bits, __global out_bits_t *out, int aligned32)
+{
+#if defined(STREAM) && STREAM && HINT_STREAM
+    if (aligned32 || ((ulong)out & 31) == 0) {
+        __builtin_nontemporal_store(bits, (__global ushort16 *)out);
+        return;
+    }
+#endif
+    store_bits8(bits.lo, out);
+    store_bits8(bits.hi, out + 8);
+}
+#endif
+
+#if NIBBLE_WORD_TABLES
+typedef ushort nibble_words32 __attribute__((ext_vector_type(32)));
+typedef short x86_words32 __attribute__((vector_size(64)));
+
+/* out[0 .. 31] = the outputs of nibbles n (one a word, in value order): vpermw, then two 32-byte
+ * stores (one 64-byte streaming store measured slower, bench/RESULTS.md, 2026-11-26). */
+HOT_INLINE void store_nibble_words32(const nibble_table *t, nibble_words32 n, __global out_bits_t *out, int aligned32)
+{
+    const nibble_words32 table = __builtin_shufflevector(t->bits, t->bits, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                                         14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const nibble_words32 found = __builtin_astype(
+        __builtin_ia32_permvarhi512(__builtin_astype(table, x86_words32), __builtin_astype(n, x86_words32)),
+        nibble_words32);
+    store_bits16(__builtin_shufflevector(found, found, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), out,
+                 aligned32);
+    store_bits16(__builtin_shufflevector(found, found, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31),
+                 out + 16, aligned32);
+}
+
+/* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble): each byte b
+ * widened to a 32-bit lane, (b | b << 12) & 0x000F000F puts its low nibble in the lane's low word and
+ * its high nibble in the high word. */
+HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
+{
+    const uint16 wide = convert_uint16(packed);
+    const uint16 pairs = (wide | (wide << (uint16)(12))) & (uint16)(0x000F000Fu);
+    store_nibble_words32(t, __builtin_astype(pairs, nibble_words32), out, aligned32);
+}
+
+/* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
+HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
+{
+    const ushort16 wide = convert_ushort16(packed);
+    const ushort16 low = wide & (ushort16)(15), high = wide >> (ushort16)(4);
+    store_nibble_words32(t,
+                         __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                                 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31),
+                         out, aligned32);
+}
+
+#elif defined(__AVX2__) && NIBBLE_TABLES_LIMIT >= 2
 /* With AVX2 a lookup takes 32 nibbles: vpshufb on 32 bytes looks each 16-byte lane up in its own
  * copy of the table. The nibbles go in as values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31], so that the
  * in-lane interleave of low and high bytes gives values 0 .. 15, then 16 .. 31, with no lane-crossing
@@ -88,21 +165,8 @@ HOT_INLINE lane_pair_bytes lookup32(uchar16 table, lane_pair_bytes n)
     return __builtin_astype(found, lane_pair_bytes);
 }
 
-/* out[0 .. 15] = bits. */
-HOT_INLINE void store_bits16(ushort16 bits, __global out_bits_t *out)
-{
-#if defined(STREAM) && STREAM && HINT_STREAM
-    if (((ulong)out & 31) == 0) {
-        __builtin_nontemporal_store(bits, (__global ushort16 *)out);
-        return;
-    }
-#endif
-    store_bits8(bits.lo, out);
-    store_bits8(bits.hi, out + 8);
-}
-
 /* out[0 .. 31] = the outputs of nibbles n, which holds values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31]. */
-HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __global out_bits_t *out)
+HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __global out_bits_t *out, int aligned32)
 {
     const lane_pair_bytes low = lookup32(t->low, n), high = lookup32(t->high, n);
     const lane_pair_bytes first =
@@ -111,28 +175,28 @@ HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __glob
     const lane_pair_bytes second =
         __builtin_shufflevector(low, high, 8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47, 24, 56, 25, 57,
                                 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63);
-    store_bits16(__builtin_astype(first, ushort16), out);
-    store_bits16(__builtin_astype(second, ushort16), out + 16);
+    store_bits16(__builtin_astype(first, ushort16), out, aligned32);
+    store_bits16(__builtin_astype(second, ushort16), out + 16, aligned32);
 }
 
 /* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble): bytes
  * 0 .. 3 and 8 .. 11 to the first lane, 4 .. 7 and 12 .. 15 to the second, each widened to its low
  * nibble, then its high one. */
-HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
+HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
     const ushort16 wide = as_ushort16(as_ulong4(convert_ushort16(packed)).s0213);
     const ushort16 pairs = (wide & (ushort16)(15)) | ((wide >> (ushort16)(4)) << (ushort16)(8));
-    store_nibbles32(t, __builtin_astype(pairs, lane_pair_bytes), out);
+    store_nibbles32(t, __builtin_astype(pairs, lane_pair_bytes), out, aligned32);
 }
 
 /* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
-HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
+HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
     const uchar16 low = packed & (uchar16)(15), high = packed >> (uchar16)(4);
     store_nibbles32(t,
                     __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10,
                                             11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31),
-                    out);
+                    out, aligned32);
 }
 
 #else /* SSSE3: 16 nibbles a lookup */
@@ -160,20 +224,22 @@ HOT_INLINE uchar16 nibbles_in_order(uchar8 packed)
 }
 
 /* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble). */
-HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
+HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
+    (void)aligned32; /* 16-byte stores: the host's STREAM promises their alignment */
     store_nibbles16(t, nibbles_in_order(packed.lo), out);
     store_nibbles16(t, nibbles_in_order(packed.hi), out + 16);
 }
 
 /* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
-HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out)
+HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
+    (void)aligned32;
     store_nibbles16(t, packed & (uchar16)(15), out);
     store_nibbles16(t, packed >> (uchar16)(4), out + 16);
 }
 
-#endif /* __AVX2__ */
+#endif /* word tables, __AVX2__, SSSE3 */
 
 #endif /* USE_NIBBLE_TABLES */
 

@@ -72,7 +72,7 @@ HOT_INLINE void dequant_ggml_block(int format, __global const uchar *block, __gl
 #if USE_NIBBLE_TABLES
         if (format == GGML_Q4_0) {
             const nibble_table t = nibble_table_of(0, 8, s);
-            store_ggml_nibbles32(&t, vload16(0, block + 2), out);
+            store_ggml_nibbles32(&t, vload16(0, block + 2), out, 0);
             return;
         }
 #endif
@@ -132,10 +132,10 @@ HOT_INLINE void dequant_piece_fast(const dequant_params *q, __global const uchar
     if (q->value_bits == 4 && end - k >= 32) { /* e0 + k stays even: k0 is a multiple of 8 */
         const nibble_table t = nibble_table_of(q->value_signed, zero_point, s);
         if (count == 32) { /* the common block of 32: straight-line code, no loop or tail */
-            store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k);
+            store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k, 0);
             return;
         }
-        for (; end - k >= 32; k += 32) store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k);
+        for (; end - k >= 32; k += 32) store_packed_pairs32(&t, vload16(0, data + ((e0 + k) >> 1)), out + k, 0);
     }
 #endif
     for (; end - k >= 8; k += 8) store_plain8(convert_float8(load_values8(q, data, e0 + k) - zero_point) * s, out + k);

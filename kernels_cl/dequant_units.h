@@ -134,10 +134,11 @@ HOT_INLINE void dequant_slab_unit(const dequant_params *q, const slab *sl, __glo
  * follow their scales (not ZP_NIBBLE_ROWS): unit u is packed bytes 16u .. 16u + 15 of the slab, output
  * values 32u .. 32u + 31 and scale u. Eight units a step share one decode of their scales and are
  * unrolled, so the loop carries pointers only; a step whose scales are not all normal goes unit by
- * unit through the exact path. */
-HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *sl, __global const uchar *data,
-                                           __global const uchar *scales, __global const uchar *zp,
-                                           __global out_bits_t *out_slab)
+ * unit through the exact path. stores_aligned32 (a constant at each call): the slab's output starts
+ * on 32 bytes, and so does every 16 values of it, with no test a store. */
+HOT_INLINE void walk_nibble_blocks(const dequant_params *q, const slab *sl, __global const uchar *data,
+                                   __global const uchar *scales, __global const uchar *zp,
+                                   __global out_bits_t *out_slab, const int stores_aligned32)
 {
     __global const uchar *packed = data + (sl->first_value >> 1);
     __global out_bits_t *out_block = out_slab;
@@ -154,7 +155,7 @@ HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *
                 const nibble_values values =
                     zero_point_fixed ? values_all : nibble_values_of(q->value_signed, zero_point_at(q, zp, s + j));
                 const nibble_table t = nibble_table_scaled(&values, f[j]);
-                store_packed_pairs32(&t, vload16(0, packed + 16 * j), out_block + 32 * j);
+                store_packed_pairs32(&t, vload16(0, packed + 16 * j), out_block + 32 * j, stores_aligned32);
             }
             u += 8;
             s += 8;
@@ -169,6 +170,16 @@ HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *
         packed += 16;
         out_block += 32;
     }
+}
+
+HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *sl, __global const uchar *data,
+                                           __global const uchar *scales, __global const uchar *zp,
+                                           __global out_bits_t *out_slab)
+{
+    if (((ulong)out_slab & 31) == 0)
+        walk_nibble_blocks(q, sl, data, scales, zp, out_slab, 1);
+    else
+        walk_nibble_blocks(q, sl, data, scales, zp, out_slab, 0);
 }
 #endif
 

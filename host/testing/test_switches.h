@@ -13,9 +13,9 @@ typedef struct clg_test_switches {
     int corrupt_verify_readback; /* flip one bit of the device result verify mode reads back */
     int allow_f16;               /* run f16 kernels on a device without cl_khr_fp16 */
     int broken_hint;             /* pass a hint value kernels refuse, so that hinted builds fail */
-    int nibble_tables;           /* dequantizing gather's x86 lookups: 0 as the target allows, 1 SSSE3's, -1 none */
-    int quant_whole_slabs;       /* dequantizing gather, runs mapping: each work-item exactly one whole slab */
-    const char *last_kernel;     /* a record, not a switch: the Gather-family kernel launched last */
+    int nibble_tables;     /* dequantizing gather's x86 lookups: 0 as the target allows, 1 SSSE3's, 2 AVX2's, -1 none */
+    int quant_whole_slabs; /* dequantizing gather, runs mapping: each work-item exactly one whole slab */
+    const char *last_kernel; /* a record, not a switch: the Gather-family kernel launched last */
 } clg_test_switches;
 #define CLG_TEST_SWITCH(ctx, name)        ((ctx)->testing.name)
 /* atomic: calls on one context may run on several threads (test_concurrency) */

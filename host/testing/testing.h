@@ -29,7 +29,8 @@ const char *clg_testing_last_kernel(clg_context *ctx);
 void clg_testing_forget_kernel(clg_context *ctx);
 
 /* The dequantizing gather's x86 nibble lookups (kernels_cl/dequant_nibble_table.h): 0 as the target
- * allows, 1 at most SSSE3's 16 values a lookup even where AVX2 allows 32, -1 none (the arithmetic). */
+ * allows, 1 at most SSSE3's 16 values a lookup even where AVX2 allows 32, 2 at most AVX2's byte tables
+ * even where AVX-512BW allows word tables, -1 none (the arithmetic). */
 void clg_testing_limit_nibble_tables(clg_context *ctx, int mode);
 
 /* The dequantizing gather's runs mapping with each work-item given exactly one whole slab (1), so that

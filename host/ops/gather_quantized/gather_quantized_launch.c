@@ -33,7 +33,7 @@ typedef struct specialization {
     uint64_t units_per_item;         /* CPU mapping */
     uint64_t prefetch_slabs;         /* slabs prefetched ahead (the CPU mapping's kernel; 1 elsewhere) */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
-    int nibble_tables;               /* test switch: 0 as the target allows, 1 at most SSSE3's, -1 none */
+    int nibble_tables;               /* test switch: 0 as the target allows, 1 SSSE3's, 2 AVX2's, -1 none */
 } specialization;
 
 /* The most values one unit holds. */
@@ -110,7 +110,8 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
         snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d -DSLAB_PREFETCH_AHEAD=%d",
                  index_rules, gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast, (int)s->prefetch_slabs);
     if (s->nibble_tables && n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d", s->nibble_tables > 0 ? 1 : 0);
+        n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d",
+                      s->nibble_tables > 0 ? s->nibble_tables : 0);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
      * them (the general form keeps them as arguments, one build for every encoding). */
     if (s->fast && n > 0 && (size_t)n < size)

@@ -385,7 +385,7 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_
 }
 
 /* nibble_tables: 0 the whole sweep with the lookups the target allows; otherwise only the cases the
- * lookups serve, with them held to SSSE3's (1) or off (-1). */
+ * lookups serve, with them held to SSSE3's (1), AVX2's (2) or off (-1). */
 static void run_sweep(int mapping, int nibble_tables)
 {
     clg_context *ctx = support_cl_context();
@@ -402,14 +402,19 @@ START_TEST(sweep_runs) { run_sweep(1, 0); }
 END_TEST
 START_TEST(sweep_pieces) { run_sweep(2, 0); }
 END_TEST
-/* The x86 nibble lookups a machine with AVX2 would otherwise never run: SSSE3's 16 values a lookup,
- * and none (the arithmetic every other target runs). Where the compiler does not target SSSE3 there
- * are no lookups to hold back, and sweep_runs has run the arithmetic already. */
+/* The x86 nibble lookups a machine with AVX2 or AVX-512BW would otherwise never run: SSSE3's 16
+ * values a lookup, AVX2's byte tables (where the target has AVX-512BW's word tables), and none (the
+ * arithmetic every other target runs). Where the compiler does not target what the form holds back
+ * there is nothing to hold back, and sweep_runs has run what the target takes already. */
+static const char *lookup_limit_macro(int nibble_tables) { return nibble_tables == 2 ? "__AVX512BW__" : "__SSSE3__"; }
+
 static void run_lookup_sweep(int nibble_tables)
 {
-    if (!support_compiler_defines("__SSSE3__")) {
-        printf("skipped: the device's compiler does not define __SSSE3__, so the kernels have no nibble "
-               "lookups\n");
+    const char *macro = lookup_limit_macro(nibble_tables);
+    if (!support_compiler_defines(macro)) {
+        printf("skipped: the device's compiler does not define %s, so the kernels have no nibble lookups "
+               "to hold back to level %d\n",
+               macro, nibble_tables);
         return;
     }
     run_sweep(1, nibble_tables);
@@ -472,14 +477,15 @@ static void sweep_whole_slabs(int nibble_tables)
 START_TEST(whole_slabs)
 {
     sweep_whole_slabs(0);
-    if (support_compiler_defines("__SSSE3__")) { /* the lookups held back, as in run_lookup_sweep */
-        sweep_whole_slabs(1);
-        sweep_whole_slabs(-1);
-    }
+    static const int held_back[] = {1, 2, -1}; /* as in run_lookup_sweep */
+    for (int h = 0; h < 3; ++h)
+        if (support_compiler_defines(lookup_limit_macro(held_back[h]))) sweep_whole_slabs(held_back[h]);
 }
 END_TEST
 
 START_TEST(sweep_runs_ssse3_lookups) { run_lookup_sweep(1); }
+END_TEST
+START_TEST(sweep_runs_avx2_lookups) { run_lookup_sweep(2); }
 END_TEST
 START_TEST(sweep_runs_no_lookups) { run_lookup_sweep(-1); }
 END_TEST
@@ -515,6 +521,7 @@ int main(void)
     tcase_add_test(tc, sweep_runs);
     tcase_add_test(tc, sweep_pieces);
     tcase_add_test(tc, sweep_runs_ssse3_lookups);
+    tcase_add_test(tc, sweep_runs_avx2_lookups);
     tcase_add_test(tc, sweep_runs_no_lookups);
     tcase_add_test(tc, whole_slabs);
     suite_add_tcase(s, tc);
