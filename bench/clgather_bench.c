@@ -273,6 +273,17 @@ static double flush_cache(bench_env *env)
     return run_copy(env, env->flush_src, env->flush_dst, env->flush_bytes, 64);
 }
 
+/* Copies until the device has run steadily for SETTLE_SECONDS, just before a case's timed runs. The
+ * copy ceiling is measured after most of a second of copies; a case's runs come after its CPU
+ * reference, on one thread, and on a small virtual machine the first few milliseconds of work on
+ * every thread after that run slow, copies included (bench/RESULTS.md, 2026-11-26, "Settling"). */
+#define SETTLE_SECONDS 0.2
+static void settle(bench_env *env)
+{
+    const double t0 = now_s();
+    for (int n = 0; n < 2 || now_s() - t0 < SETTLE_SECONDS; ++n) flush_cache(env);
+}
+
 /* The copy bandwidth of the evicting copies timed next to a case's runs. */
 static void summarize_adjacent_copy(case_result *res, const bench_env *env, double *flush_s, int n)
 {
@@ -460,6 +471,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     clg_gather_desc unchecked = desc;
     unchecked.oob_policy = CLG_OOB_ZERO;
     double *tu = xmalloc(sizeof(double) * (size_t)reps);
+    settle(env);
     for (int r = 0; r < reps; ++r) {
         if (checked) {
             flush_cache(env);
@@ -572,6 +584,7 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     double *tw = xmalloc(sizeof(double) * (size_t)repeat);
     double *tf = xmalloc(sizeof(double) * (size_t)repeat);
     for (int r = -2; r < repeat; ++r) { /* two warm-up runs build and cache the specialization */
+        if (r == 0) settle(env);
         const double flush = flush_cache(env);
         cl_event ev;
         const double t0 = now_s();
@@ -710,6 +723,7 @@ static void run_family_case(bench_env *env, const case_spec *c, int repeat, int 
     double *tk = xmalloc(sizeof(double) * (size_t)repeat);
     double *tw = xmalloc(sizeof(double) * (size_t)repeat);
     double *tf = xmalloc(sizeof(double) * (size_t)repeat);
+    settle(env);
     for (int r = 0; r < repeat; ++r) {
         tf[r] = flush_cache(env);
         tw[r] = timed_family(env, c->name, &f, d_data, d_indices, d_out, &tk[r]);
@@ -781,6 +795,7 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
     res->verified = verify ? output_matches(env, d_out, expect, bytes) : 0;
     double *tk = xmalloc(sizeof(double) * (size_t)repeat), *tw = xmalloc(sizeof(double) * (size_t)repeat);
     double *tf = xmalloc(sizeof(double) * (size_t)repeat);
+    settle(env);
     for (int r = 0; r < repeat; ++r) {
         tf[r] = flush_cache(env);
         cl_event ev;
