@@ -123,6 +123,8 @@ static const case_spec CASES[] = {
      PRIMARY_KERNEL},
     {"embedding-q8-ggml", KIND_QUANT, CLG_PRESET_INVALID, CLG_F32, 2, {128256, 4096}, CLG_I64, 1, {4096}, 0, 0, 2000,
      PRIMARY_KERNEL},
+    {"embedding-q4-ort-u8", KIND_QUANT, CLG_PRESET_INVALID, CLG_F16, 2, {151936, 2048}, CLG_I64, 1, {8192}, 0, 0, 1950,
+     PRIMARY_KERNEL},
     {"gather-elements-rows", KIND_ELEMENTS, CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, {4096, 4096}, CLG_I64, 2,
      {4096, 1024}, 1, 0, 1900, PRIMARY_KERNEL},
     {"gather-elements-axis0", KIND_ELEMENTS, CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, {4096, 4096}, CLG_I64, 2,
@@ -505,7 +507,8 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 /* ---------------------------------------------------------------------------------------------- */
 
 /* The descriptor of a KIND_QUANT case: embedding-q4 is ONNX Runtime's u4 with f16 scales per 32
- * values; embedding-q8-ggml is ggml q8_0 rows. data_type is the output type. */
+ * values; embedding-q4-ort-u8 the same table in ONNX Runtime's usual form, u8 with bits 4 and u8 zero
+ * points two a byte; embedding-q8-ggml is ggml q8_0 rows. data_type is the output type. */
 static void quant_desc_of_case(const case_spec *c, clg_gather_quantized_desc *desc)
 {
     memset(desc, 0, sizeof *desc);
@@ -516,16 +519,24 @@ static void quant_desc_of_case(const case_spec *c, clg_gather_quantized_desc *de
     desc->output_type = c->data_type;
     desc->data.rank = 2;
     desc->data.shape[0] = rows;
-    if (!strcmp(c->name, "embedding-q4")) {
+    if (!strncmp(c->name, "embedding-q4", 12)) {
+        const int u8 = !strcmp(c->name, "embedding-q4-ort-u8");
         desc->layout = CLG_QUANT_ORT_BLOCK;
-        desc->data.type = CLG_QUANT_U4;
-        desc->data.shape[1] = values;
+        desc->data.type = u8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
+        desc->bits = u8 ? 4 : 0;
+        desc->data.shape[1] = u8 ? values / 2 : values;
         desc->block_size = 32;
         desc->quantize_axis = 1;
         desc->scales.type = CLG_F16;
         desc->scales.rank = 2;
         desc->scales.shape[0] = rows;
         desc->scales.shape[1] = values / 32;
+        if (u8) {
+            desc->zero_points.type = CLG_QUANT_U8;
+            desc->zero_points.rank = 2;
+            desc->zero_points.shape[0] = rows;
+            desc->zero_points.shape[1] = values / 64;
+        }
     } else {
         desc->layout = CLG_QUANT_GGML_Q8_0;
         desc->data.type = CLG_QUANT_U8;
@@ -551,8 +562,10 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
               c->name);
     unsigned char *data = xmalloc(data_bytes);
     unsigned char *scales = xmalloc(scale_bytes ? scale_bytes : 1);
+    unsigned char *zero_points = xmalloc(zp_bytes ? zp_bytes : 1);
     void *indices = xmalloc(index_bytes);
     fill_bytes(data, data_bytes, c->seed + 1);
+    fill_bytes(zero_points, zp_bytes, c->seed + 2);
     const int64_t rows = c->data_shape[0];
     const size_t index_count = index_bytes / clg_dtype_size(c->index_type);
     if (desc.layout == CLG_QUANT_GGML_Q8_0)
@@ -562,15 +575,16 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     for (size_t i = 0; i < index_count; ++i)
         store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % (uint64_t)rows));
     res->index_fnv = fnv1a(indices, index_bytes);
-    /* indices read + the gathered rows' packed bytes and scales read + output written */
-    res->bytes = index_bytes + (data_bytes + scale_bytes) / (uint64_t)rows * index_count + out_bytes;
+    /* indices read + the gathered rows' packed bytes, scales and zero points read + output written */
+    res->bytes = index_bytes + (data_bytes + scale_bytes + zp_bytes) / (uint64_t)rows * index_count + out_bytes;
 
     void *expect = xmalloc(out_bytes);
     double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
     for (int r = 0; r < ref_repeat; ++r) {
         double t0 = now_s();
         check_clg(clg_gather_quantized_reference(&desc, data, data_bytes, indices, index_bytes,
-                                                 scale_bytes ? scales : NULL, scale_bytes, NULL, 0, expect, out_bytes),
+                                                 scale_bytes ? scales : NULL, scale_bytes,
+                                                 zp_bytes ? zero_points : NULL, zp_bytes, expect, out_bytes),
                   "clg_gather_quantized_reference");
         t[r] = now_s() - t0;
     }
@@ -579,6 +593,7 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     cl_mem d_data = make_buffer(env, data_bytes, data);
     cl_mem d_indices = make_buffer(env, index_bytes, indices);
     cl_mem d_scales = scale_bytes ? make_buffer(env, scale_bytes, scales) : NULL;
+    cl_mem d_zero_points = zp_bytes ? make_buffer(env, zp_bytes, zero_points) : NULL;
     cl_mem d_out = poisoned_output(env, out_bytes);
     double *tk = xmalloc(sizeof(double) * (size_t)repeat);
     double *tw = xmalloc(sizeof(double) * (size_t)repeat);
@@ -588,8 +603,8 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
         const double flush = flush_cache(env);
         cl_event ev;
         const double t0 = now_s();
-        check_clg(clg_gather_quantized_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_scales, 0, NULL,
-                                               0, d_out, 0, 0, NULL, &ev),
+        check_clg(clg_gather_quantized_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_scales, 0,
+                                               d_zero_points, 0, d_out, 0, 0, NULL, &ev),
                   c->name);
         check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
         if (r >= 0) {
@@ -610,9 +625,11 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     clReleaseMemObject(d_data);
     clReleaseMemObject(d_indices);
     if (d_scales) clReleaseMemObject(d_scales);
+    if (d_zero_points) clReleaseMemObject(d_zero_points);
     clReleaseMemObject(d_out);
     free(data);
     free(scales);
+    free(zero_points);
     free(indices);
     res->available = 1;
 }

@@ -83,6 +83,11 @@ def ort_cases():
     data = rng.integers(0, 256, size=(10, 32))  # 64 values a row
     write_ort_case("u8_bits4_zero_points", "u8", data, random_scales((10, 4), np.float16), rng.integers(0, 256, (10, 2)),
                    np.array([9, 4, 0, -10], np.int64), dict(gather_axis=0, quantize_axis=1, block_size=16, bits=4))
+    # the same with three blocks a row: each row of zero points ends in a padding nibble
+    data = rng.integers(0, 256, size=(7, 24))  # 48 values a row
+    write_ort_case("u8_bits4_zero_points_odd_blocks", "u8", data, random_scales((7, 3), np.float32),
+                   rng.integers(0, 256, (7, 2)), np.array([6, 0, -1, 3], np.int64),
+                   dict(gather_axis=0, quantize_axis=1, block_size=16, bits=4))
     # u8 with bits 8, default zero point 128, block 64
     data = rng.integers(0, 256, size=(5, 128))
     write_ort_case("u8_bits8_f32", "u8", data, random_scales((5, 2), np.float32), None, np.array([4, 1], np.int32),

@@ -229,7 +229,11 @@ static clg_status resolve_ort(const clg_gather_quantized_desc *desc, clg_quant_v
                                   packed_rows && d == r - 1 ? "two 4-bit zero points a byte: ceil(scales / 2)"
                                                             : "scales' extent");
     }
-    v->zp_mode = packed_rows ? CLG_ZP_NIBBLE_ROWS : v->value_bits == 4 ? CLG_ZP_NIBBLES : CLG_ZP_BYTES;
+    /* Rows of an even count of zero points have no padding nibble: they are the flat nibbles of the
+     * 4-bit types, zero point s at nibble s, which every kernel path takes the fast way (the slab
+     * walk of kernels_cl/dequant_units.h included). */
+    const int padded_rows = packed_rows && desc->scales.shape[r - 1] % 2 != 0;
+    v->zp_mode = padded_rows ? CLG_ZP_NIBBLE_ROWS : v->value_bits == 4 ? CLG_ZP_NIBBLES : CLG_ZP_BYTES;
     return CLG_SUCCESS;
 }
 
