@@ -49,7 +49,7 @@ HOT_INLINE void prefetch_range(__global const uchar *base, ulong first, ulong by
 }
 
 HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *data, __global const uchar *scales,
-                              const slab *s)
+                              __global const uchar *zp, const slab *s)
 {
     if (q->ggml) {
         const ulong block_bytes = ggml_block_bytes(q->ggml);
@@ -60,6 +60,13 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
     const ulong scale_bytes = q->scale_kind == SCALES_F32 ? 4 : 2;
     const ulong scale_count = q->placement == PLACEMENT_IN_SLAB ? (ulong)q->U * q->QN : (ulong)q->I;
     prefetch_range(scales, (ulong)s->first_scale * scale_bytes, scale_count * scale_bytes);
+    /* zero points that follow the scales: a random row's are as far from the last row's as its scales */
+    if (q->zp_mode == ZP_NIBBLES)
+        prefetch_range(zp, (ulong)s->first_scale / 2, scale_count / 2 + 1);
+    else if (q->zp_mode == ZP_BYTES)
+        prefetch_range(zp, (ulong)s->first_scale, scale_count);
+    else if (q->zp_mode == ZP_NIBBLE_ROWS)
+        prefetch_range(zp, (ulong)s->slab_row * q->P * q->zp_row_bytes, (ulong)q->P * q->zp_row_bytes);
 }
 
 /* Where unit u = (p, b) starts in its slab, and how many values it holds. */
@@ -130,6 +137,20 @@ HOT_INLINE void dequant_slab_unit(const dequant_params *q, const slab *sl, __glo
 }
 
 #if USE_NIBBLE_TABLES
+/* The zero points of scales s .. s + 7 as floats: where they are nibbles and s is even, the four bytes
+ * that hold them read together; otherwise one by one. */
+HOT_INLINE float8 zero_points8(const dequant_params *q, __global const uchar *zp, offset_t s)
+{
+    if (q->zp_mode == ZP_NIBBLES && (s & 1) == 0) {
+        const uint8 bytes = convert_uint8(vload4(0, zp + (s >> 1)).s00112233);
+        const int8 v = as_int8((bytes >> (uint8)(0, 4, 0, 4, 0, 4, 0, 4)) & (uint8)(0xF));
+        return convert_float8(q->value_signed ? v - ((v & (int8)(8)) << 1) : v);
+    }
+    float8 z;
+    for (int j = 0; j < 8; ++j) z[j] = (float)zero_point_at(q, zp, s + j);
+    return z;
+}
+
 /* A slab of 4-bit values whose units are all blocks of 32 (bs = 32 dividing Qd) and whose zero points
  * follow their scales (not ZP_NIBBLE_ROWS): unit u is packed bytes 16u .. 16u + 15 of the slab, output
  * values 32u .. 32u + 31 and scale u. Eight units a step share one decode of their scales and are
@@ -150,10 +171,15 @@ HOT_INLINE void walk_nibble_blocks(const dequant_params *q, const slab *sl, __gl
         uint8 bits;
         if (q->U - u >= 8 && normal_scales8(q, scales, s, &bits)) {
             const float8 f = as_float8(bits);
+            /* a block's value - zero point, as floats (exact: small integers) */
+            const float8 z = zero_point_fixed ? (float8)(0.0f) : zero_points8(q, zp, s);
 #pragma unroll
             for (int j = 0; j < 8; ++j) {
-                const nibble_values values =
-                    zero_point_fixed ? values_all : nibble_values_of(q->value_signed, zero_point_at(q, zp, s + j));
+                nibble_values values = values_all;
+                if (!zero_point_fixed) {
+                    values.first -= z[j];
+                    values.second -= z[j];
+                }
                 const nibble_table t = nibble_table_scaled(&values, f[j]);
                 store_packed_pairs32(&t, vload16(0, packed + 16 * j), out_block + 32 * j, stores_aligned32);
             }

@@ -33,7 +33,7 @@ ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_pe
                 long next_row;
                 if (select_row(indices[next_n], A, &next_row)) {
                     const slab next = slab_at(&q, next_m, (offset_t)next_row);
-                    prefetch_slab(&q, data, scales, &next);
+                    prefetch_slab(&q, data, scales, zp, &next);
                 }
             }
 #endif
