@@ -278,7 +278,8 @@ static double flush_cache(bench_env *env)
 /* Copies until the device has run steadily for SETTLE_SECONDS, just before a case's timed runs. The
  * copy ceiling is measured after most of a second of copies; a case's runs come after its CPU
  * reference, on one thread, and on a small virtual machine the first few milliseconds of work on
- * every thread after that run slow, copies included (bench/RESULTS.md, 2026-11-26, "Settling"). */
+ * every thread after that run slow, copies included (bench/RESULTS.md, 2026-11-26, "Where
+ * embedding-q4's slow runs come from"). */
 #define SETTLE_SECONDS 0.2
 static void settle(bench_env *env)
 {
