@@ -5,7 +5,8 @@
  * reachable here?" and splits the case into its parts:
  *   whole case      gather + dequantize + streaming stores, the next row prefetched (or the row 4
  *                   ahead); with the arithmetic of every value (widen, convert, multiply, narrow) or a
- *                   16-entry table per block looked up with pshufb (what the kernel does on x86)
+ *                   16-entry table per block looked up with pshufb (the kernel's lookup with AVX2) or,
+ *                   where the CPU has AVX-512BW, with one vpermw of a table of words (the kernel's there)
  *   reads only      the gathered rows' packed bytes and scales, nothing written (next row, or 4 ahead)
  *   writes only     the output's streaming stores, nothing read or computed: the floor of the case's
  *                   largest part
@@ -35,7 +36,7 @@
 #define COPY_BYTES  ((size_t)64 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
 
-typedef enum { WORK_COPY, WORK_ARITHMETIC, WORK_TABLE, WORK_READS, WORK_WRITES } work_kind;
+typedef enum { WORK_COPY, WORK_ARITHMETIC, WORK_TABLE, WORK_WORD_TABLE, WORK_READS, WORK_WRITES } work_kind;
 
 typedef struct variant {
     const char *name;
@@ -45,10 +46,19 @@ typedef struct variant {
 } variant;
 
 static const variant variants[] = {
-    {"copy 64 MiB (ordinary stores)", WORK_COPY, 0, 1},    {"whole case, arithmetic", WORK_ARITHMETIC, 0, 1},
-    {"whole case, table (pshufb)", WORK_TABLE, 0, 1},      {"whole case, table, 4 rows ahead", WORK_TABLE, 0, 4},
-    {"reads only (rows + scales)", WORK_READS, 0, 1},      {"reads only, 4 rows ahead", WORK_READS, 0, 4},
-    {"one row, arithmetic", WORK_ARITHMETIC, 1, 1},        {"one row, table (pshufb)", WORK_TABLE, 1, 1},
+    {"copy 64 MiB (ordinary stores)", WORK_COPY, 0, 1},
+    {"whole case, arithmetic", WORK_ARITHMETIC, 0, 1},
+    {"whole case, table (pshufb)", WORK_TABLE, 0, 1},
+    {"whole case, table, 4 rows ahead", WORK_TABLE, 0, 4},
+#ifdef __AVX512BW__
+    {"whole case, word table (vpermw)", WORK_WORD_TABLE, 0, 1},
+    {"whole case, word table, 4 rows ahead", WORK_WORD_TABLE, 0, 4},
+    {"one row, word table (vpermw)", WORK_WORD_TABLE, 1, 1},
+#endif
+    {"reads only (rows + scales)", WORK_READS, 0, 1},
+    {"reads only, 4 rows ahead", WORK_READS, 0, 4},
+    {"one row, arithmetic", WORK_ARITHMETIC, 1, 1},
+    {"one row, table (pshufb)", WORK_TABLE, 1, 1},
     {"writes only (streaming stores)", WORK_WRITES, 1, 1},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
@@ -108,6 +118,23 @@ static void block_table(const uint8_t *q, uint16_t scale, uint16_t *out)
     _mm256_stream_si256((__m256i *)(out + 16), _mm256_permute2x128_si256(x, y, 0x31));
 }
 
+#ifdef __AVX512BW__
+/* The kernel's lookup where the CPU has AVX-512BW: the block's 16 possible outputs as f16 words, one
+ * vpermw for its 32 nibbles, two 32-byte streaming stores (as the kernel stores). */
+static void block_word_table(const uint8_t *q, uint16_t scale, uint16_t *out)
+{
+    const __m512 steps = _mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(steps, _mm512_set1_ps(_cvtsh_ss(scale))), 0);
+    const __m512i table = _mm512_zextsi256_si512(halves);
+    const __m128i bytes = _mm_loadu_si128((const __m128i *)q), low_mask = _mm_set1_epi8(15);
+    const __m128i low = _mm_and_si128(bytes, low_mask), high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_mask);
+    const __m256i nibbles = _mm256_set_m128i(_mm_unpackhi_epi8(low, high), _mm_unpacklo_epi8(low, high));
+    const __m512i found = _mm512_permutexvar_epi16(_mm512_cvtepu8_epi16(nibbles), table);
+    _mm256_stream_si256((__m256i *)out, _mm512_castsi512_si256(found));
+    _mm256_stream_si256((__m256i *)(out + 16), _mm512_extracti64x4_epi64(found, 1));
+}
+#endif
+
 static void gather_part(unsigned part, unsigned parts, const variant *v)
 {
     const size_t begin = (size_t)INDICES * part / parts, end = (size_t)INDICES * (part + 1) / parts;
@@ -130,6 +157,12 @@ static void gather_part(unsigned part, unsigned parts, const variant *v)
             continue;
         }
         for (unsigned k = 0; k < VALUES / BLOCK; ++k) {
+#ifdef __AVX512BW__
+            if (v->work == WORK_WORD_TABLE) {
+                block_word_table(q + k * (BLOCK / 2), s[k], out + k * BLOCK);
+                continue;
+            }
+#endif
             if (v->work == WORK_TABLE)
                 block_table(q + k * (BLOCK / 2), s[k], out + k * BLOCK);
             else
@@ -166,17 +199,22 @@ static const variant *whole_case(work_kind work)
     return NULL;
 }
 
-/* The two whole-case variants must write the same bits, or the faster one proves nothing. */
-static int table_matches_arithmetic(native_pool *pool, unsigned char *evict)
+/* The whole-case variants must write the same bits, or the faster one proves nothing. */
+static int tables_match_arithmetic(native_pool *pool, unsigned char *evict)
 {
     const size_t out_bytes = (size_t)INDICES * VALUES * 2;
     uint16_t *arithmetic = malloc(out_bytes);
     if (!arithmetic) return 0;
     native_pool_timed_run(pool, whole_case(WORK_ARITHMETIC), evict, EVICT_BYTES);
     memcpy(arithmetic, job.out, out_bytes);
-    memset(job.out, 0xFF, out_bytes); /* poison: an unwritten value cannot match */
-    native_pool_timed_run(pool, whole_case(WORK_TABLE), evict, EVICT_BYTES);
-    const int same = memcmp(arithmetic, job.out, out_bytes) == 0;
+    int same = 1;
+    for (unsigned v = 0; v < VARIANTS; ++v) {
+        if (variants[v].work != WORK_TABLE && variants[v].work != WORK_WORD_TABLE) continue;
+        if (variants[v].one_row) continue;
+        memset(job.out, 0xFF, out_bytes); /* poison: an unwritten value cannot match */
+        native_pool_timed_run(pool, &variants[v], evict, EVICT_BYTES);
+        same = same && memcmp(arithmetic, job.out, out_bytes) == 0;
+    }
     free(arithmetic);
     return same;
 }
@@ -199,8 +237,8 @@ int main(int argc, char **argv)
         job.scales[i] = (uint16_t)(0x2000u | (splitmix_value(INDEX_SEED + 2, i) & 0x8FFFu));
     native_pool pool;
     native_pool_start(&pool, threads, run_part);
-    if (!table_matches_arithmetic(&pool, evict)) {
-        fprintf(stderr, "clgather-dequant-ceiling: the table variant's output differs from the arithmetic's\n");
+    if (!tables_match_arithmetic(&pool, evict)) {
+        fprintf(stderr, "clgather-dequant-ceiling: a table variant's output differs from the arithmetic's\n");
         return 1;
     }
 
