@@ -108,12 +108,10 @@ HOT_INLINE void store_bits16(ushort16 bits, __global out_bits_t *out, int aligne
 typedef ushort nibble_words32 __attribute__((ext_vector_type(32)));
 typedef short x86_words32 __attribute__((vector_size(64)));
 
-/* out[0 .. 31] = the outputs of nibbles n (one a word, in value order): vpermw, then two 32-byte
- * stores (one 64-byte streaming store measured slower, bench/RESULTS.md, 2026-11-26). */
-HOT_INLINE void store_nibble_words32(const nibble_table *t, nibble_words32 n, __global out_bits_t *out, int aligned32)
+/* out[0 .. 31] = table[n[i]] (words, in value order): vpermw over a table of 32 words, then two
+ * 32-byte stores (one 64-byte streaming store measured slower, bench/RESULTS.md, 2026-11-26). */
+HOT_INLINE void store_words_looked_up32(nibble_words32 table, nibble_words32 n, __global out_bits_t *out, int aligned32)
 {
-    const nibble_words32 table = __builtin_shufflevector(t->bits, t->bits, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-                                                         14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const nibble_words32 found = __builtin_astype(
         __builtin_ia32_permvarhi512(__builtin_astype(table, x86_words32), __builtin_astype(n, x86_words32)),
         nibble_words32);
@@ -123,14 +121,39 @@ HOT_INLINE void store_nibble_words32(const nibble_table *t, nibble_words32 n, __
                  out + 16, aligned32);
 }
 
-/* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble): each byte b
- * widened to a 32-bit lane, (b | b << 12) & 0x000F000F puts its low nibble in the lane's low word and
- * its high nibble in the high word. */
-HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
+/* out[0 .. 31] = the outputs of nibbles n (one a word, in value order), all from one table. */
+HOT_INLINE void store_nibble_words32(const nibble_table *t, nibble_words32 n, __global out_bits_t *out, int aligned32)
+{
+    store_words_looked_up32(__builtin_shufflevector(t->bits, t->bits, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                                                    15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                            n, out, aligned32);
+}
+
+/* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble) as words in
+ * value order: each byte b widened to a 32-bit lane, (b | b << 12) & 0x000F000F puts its low nibble in
+ * the lane's low word and its high nibble in the high word. */
+HOT_INLINE nibble_words32 packed_pairs_words(uchar16 packed)
 {
     const uint16 wide = convert_uint16(packed);
-    const uint16 pairs = (wide | (wide << (uint16)(12))) & (uint16)(0x000F000Fu);
-    store_nibble_words32(t, __builtin_astype(pairs, nibble_words32), out, aligned32);
+    return __builtin_astype((wide | (wide << (uint16)(12))) & (uint16)(0x000F000Fu), nibble_words32);
+}
+
+HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
+{
+    store_nibble_words32(t, packed_pairs_words(packed), out, aligned32);
+}
+
+/* The same 32 values as two units of 16 (blocks of 16): values 0 .. 15 by `first`'s table and 16 .. 31
+ * by `second`'s, one vpermw over the two tables side by side (nibbles of the second unit + 16). */
+HOT_INLINE void store_packed_pairs32_two(const nibble_table *first, const nibble_table *second, uchar16 packed,
+                                         __global out_bits_t *out, int aligned32)
+{
+    const nibble_words32 second_half = (nibble_words32)(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 16, 16, 16,
+                                                        16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16);
+    const nibble_words32 table =
+        __builtin_shufflevector(first->bits, second->bits, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+                                18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    store_words_looked_up32(table, packed_pairs_words(packed) | second_half, out, aligned32);
 }
 
 /* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
@@ -165,10 +188,9 @@ HOT_INLINE lane_pair_bytes lookup32(uchar16 table, lane_pair_bytes n)
     return __builtin_astype(found, lane_pair_bytes);
 }
 
-/* out[0 .. 31] = the outputs of nibbles n, which holds values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31]. */
-HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __global out_bits_t *out, int aligned32)
+/* out[0 .. 31] from the low and high bytes of the outputs of values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31]. */
+HOT_INLINE void store_looked_up32(lane_pair_bytes low, lane_pair_bytes high, __global out_bits_t *out, int aligned32)
 {
-    const lane_pair_bytes low = lookup32(t->low, n), high = lookup32(t->high, n);
     const lane_pair_bytes first =
         __builtin_shufflevector(low, high, 0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39, 16, 48, 17, 49, 18,
                                 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55);
@@ -179,14 +201,42 @@ HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __glob
     store_bits16(__builtin_astype(second, ushort16), out + 16, aligned32);
 }
 
+/* out[0 .. 31] = the outputs of nibbles n, which holds values [0 .. 7, 16 .. 23 | 8 .. 15, 24 .. 31]. */
+HOT_INLINE void store_nibbles32(const nibble_table *t, lane_pair_bytes n, __global out_bits_t *out, int aligned32)
+{
+    store_looked_up32(lookup32(t->low, n), lookup32(t->high, n), out, aligned32);
+}
+
+/* A lookup of the same nibbles in two tables, values 0 .. 15 in `first` and 16 .. 31 in `second`: the
+ * two lookups blended by 8-byte halves of each lane. */
+HOT_INLINE lane_pair_bytes lookup32_two(uchar16 first, uchar16 second, lane_pair_bytes n)
+{
+    return __builtin_shufflevector(lookup32(first, n), lookup32(second, n), 0, 1, 2, 3, 4, 5, 6, 7, 40, 41, 42, 43, 44,
+                                   45, 46, 47, 16, 17, 18, 19, 20, 21, 22, 23, 56, 57, 58, 59, 60, 61, 62, 63);
+}
+
 /* 32 values packed two a byte in ONNX Runtime's order (value 2i in byte i's low nibble): bytes
  * 0 .. 3 and 8 .. 11 to the first lane, 4 .. 7 and 12 .. 15 to the second, each widened to its low
  * nibble, then its high one. */
-HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
+HOT_INLINE lane_pair_bytes packed_pairs_lanes(uchar16 packed)
 {
     const ushort16 wide = as_ushort16(as_ulong4(convert_ushort16(packed)).s0213);
-    const ushort16 pairs = (wide & (ushort16)(15)) | ((wide >> (ushort16)(4)) << (ushort16)(8));
-    store_nibbles32(t, __builtin_astype(pairs, lane_pair_bytes), out, aligned32);
+    return __builtin_astype((wide & (ushort16)(15)) | ((wide >> (ushort16)(4)) << (ushort16)(8)), lane_pair_bytes);
+}
+
+HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
+{
+    store_nibbles32(t, packed_pairs_lanes(packed), out, aligned32);
+}
+
+/* The same 32 values as two units of 16 (blocks of 16): values 0 .. 15 by `first`'s table and 16 .. 31
+ * by `second`'s. */
+HOT_INLINE void store_packed_pairs32_two(const nibble_table *first, const nibble_table *second, uchar16 packed,
+                                         __global out_bits_t *out, int aligned32)
+{
+    const lane_pair_bytes n = packed_pairs_lanes(packed);
+    store_looked_up32(lookup32_two(first->low, second->low, n), lookup32_two(first->high, second->high, n), out,
+                      aligned32);
 }
 
 /* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
@@ -229,6 +279,16 @@ HOT_INLINE void store_packed_pairs32(const nibble_table *t, uchar16 packed, __gl
     (void)aligned32; /* 16-byte stores: the host's STREAM promises their alignment */
     store_nibbles16(t, nibbles_in_order(packed.lo), out);
     store_nibbles16(t, nibbles_in_order(packed.hi), out + 16);
+}
+
+/* The same 32 values as two units of 16 (blocks of 16): values 0 .. 15 by `first`'s table and 16 .. 31
+ * by `second`'s. */
+HOT_INLINE void store_packed_pairs32_two(const nibble_table *first, const nibble_table *second, uchar16 packed,
+                                         __global out_bits_t *out, int aligned32)
+{
+    (void)aligned32;
+    store_nibbles16(first, nibbles_in_order(packed.lo), out);
+    store_nibbles16(second, nibbles_in_order(packed.hi), out + 16);
 }
 
 /* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */

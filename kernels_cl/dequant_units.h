@@ -151,18 +151,32 @@ HOT_INLINE float8 zero_points8(const dequant_params *q, __global const uchar *zp
     return z;
 }
 
-/* A slab of 4-bit values whose units are all blocks of 32 (bs = 32 dividing Qd) and whose zero points
- * follow their scales (not ZP_NIBBLE_ROWS): unit u is packed bytes 16u .. 16u + 15 of the slab, output
- * values 32u .. 32u + 31 and scale u. Eight units a step share one decode of their scales and are
- * unrolled, so the loop carries pointers only; a step whose scales are not all normal goes unit by
- * unit through the exact path. stores_aligned32 (a constant at each call): the slab's output starts
- * on 32 bytes, and so does every 16 values of it, with no test a store. */
+/* The table of a unit whose values less its zero point are `values` - z (z a float, exact: a small
+ * integer; none where the zero point is fixed), scaled by s. */
+HOT_INLINE nibble_table unit_table(nibble_values values, int zero_point_fixed, float z, float s)
+{
+    if (!zero_point_fixed) {
+        values.first -= z;
+        values.second -= z;
+    }
+    return nibble_table_scaled(&values, s);
+}
+
+/* A slab of 4-bit values whose units are blocks of bs = 16 or a multiple of 32 values, bs dividing Qd,
+ * and whose zero points follow their scales (not ZP_NIBBLE_ROWS): unit u is packed bytes
+ * (bs/2)u .. (bs/2)(u + 1) - 1 of the slab, output values bs*u .. bs*(u + 1) - 1 and scale u. Eight
+ * units a step share one decode of their scales, so the loop carries pointers only; blocks of 32 (the
+ * usual size) are unrolled, blocks of 16 go two to a 32-value lookup, larger blocks a lookup per 32
+ * values of one table. A step whose scales are not all normal goes unit by unit through the exact
+ * path. stores_aligned32 (a constant at each call): the slab's output starts on 32 bytes, and so does
+ * every 16 values of it, with no test a store. */
 HOT_INLINE void walk_nibble_blocks(const dequant_params *q, const slab *sl, __global const uchar *data,
                                    __global const uchar *scales, __global const uchar *zp,
                                    __global out_bits_t *out_slab, const int stores_aligned32)
 {
     __global const uchar *packed = data + (sl->first_value >> 1);
     __global out_bits_t *out_block = out_slab;
+    const offset_t bs = q->bs;
     offset_t s = sl->first_scale, u = 0;
     const int zero_point_fixed = q->zp_mode == ZP_CONSTANT || q->zp_mode == ZP_SCALAR;
     const int zero_point_all = zero_point_fixed ? zero_point_at(q, zp, 0) : 0;
@@ -173,28 +187,40 @@ HOT_INLINE void walk_nibble_blocks(const dequant_params *q, const slab *sl, __gl
             const float8 f = as_float8(bits);
             /* a block's value - zero point, as floats (exact: small integers) */
             const float8 z = zero_point_fixed ? (float8)(0.0f) : zero_points8(q, zp, s);
+            if (bs == 32) {
 #pragma unroll
-            for (int j = 0; j < 8; ++j) {
-                nibble_values values = values_all;
-                if (!zero_point_fixed) {
-                    values.first -= z[j];
-                    values.second -= z[j];
+                for (int j = 0; j < 8; ++j) {
+                    const nibble_table t = unit_table(values_all, zero_point_fixed, z[j], f[j]);
+                    store_packed_pairs32(&t, vload16(0, packed + 16 * j), out_block + 32 * j, stores_aligned32);
                 }
-                const nibble_table t = nibble_table_scaled(&values, f[j]);
-                store_packed_pairs32(&t, vload16(0, packed + 16 * j), out_block + 32 * j, stores_aligned32);
+            } else if (bs == 16) {
+#pragma unroll
+                for (int j = 0; j < 8; j += 2) {
+                    const nibble_table first = unit_table(values_all, zero_point_fixed, z[j], f[j]);
+                    const nibble_table second = unit_table(values_all, zero_point_fixed, z[j + 1], f[j + 1]);
+                    store_packed_pairs32_two(&first, &second, vload16(0, packed + 8 * j), out_block + 16 * j,
+                                             stores_aligned32);
+                }
+            } else {
+                for (int j = 0; j < 8; ++j) {
+                    const nibble_table t = unit_table(values_all, zero_point_fixed, z[j], f[j]);
+                    for (offset_t k = 0; k < bs; k += 32)
+                        store_packed_pairs32(&t, vload16(0, packed + (bs / 2) * j + k / 2), out_block + bs * j + k,
+                                             stores_aligned32);
+                }
             }
             u += 8;
             s += 8;
-            packed += 128;
-            out_block += 256;
+            packed += 4 * bs;
+            out_block += 8 * bs;
             continue;
         }
-        dequant_piece_fast(q, data, out_block, sl->first_value + 32 * u, 0, 32, scale_at(q, scales, s),
+        dequant_piece_fast(q, data, out_block, sl->first_value + bs * u, 0, bs, scale_at(q, scales, s),
                            zero_point_at(q, zp, s));
         ++u;
         ++s;
-        packed += 16;
-        out_block += 32;
+        packed += bs / 2;
+        out_block += bs;
     }
 }
 
@@ -210,7 +236,7 @@ HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *
 #endif
 
 /* A whole slab of the fast form into out_slab (the CPU mapping, where a work-item's run covers whole
- * slabs): ggml blocks with their pointers stepped, 4-bit blocks of 32 by nibble tables, or P lines of
+ * slabs): ggml blocks with their pointers stepped, 4-bit blocks of 16 or 32k by nibble tables, or P lines of
  * nb units along the last axis (QN = 1), their scales decoded eight at a time. */
 HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __global const uchar *data,
                                   __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
@@ -224,7 +250,8 @@ HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __glo
         return;
     }
 #if USE_NIBBLE_TABLES
-    if (q->value_bits == 4 && q->bs == 32 && q->nb * 32 == q->Qd && q->zp_mode != ZP_NIBBLE_ROWS) {
+    if (q->value_bits == 4 && (q->bs == 16 || q->bs % 32 == 0) && q->nb * q->bs == q->Qd &&
+        q->zp_mode != ZP_NIBBLE_ROWS) {
         dequant_slab_nibble_blocks(q, sl, data, scales, zp, out_slab);
         return;
     }

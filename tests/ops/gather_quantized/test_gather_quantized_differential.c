@@ -420,11 +420,12 @@ static void run_lookup_sweep(int nibble_tables)
     run_sweep(1, nibble_tables);
 }
 
-/* Slabs of blocks of 32 values with each work-item given one whole slab, so that these small tables
- * take the runs mapping's slab loops, which large tables take (kernels_cl/dequant_units.h): lines of
- * 1, 8, 12 and 19 blocks (no step of eight, one, one and a remainder, two and a remainder); ONNX
- * Runtime u4, i4 and u8 with bits 4 (zero points none or per block), OpenVINO u4 and i4 grouped by 32
- * (zero points none, per group or one for the table); scales of every type, a few not normal. */
+/* Slabs of blocks of 32, 16 and 64 values with each work-item given one whole slab, so that these
+ * small tables take the runs mapping's slab loops, which large tables take (kernels_cl/dequant_units.h):
+ * lines of 1, 8, 12 and 19 blocks (no step of eight, one, one and a remainder, two and a remainder;
+ * blocks of 64 up to 12); ONNX Runtime u4, i4 and u8 with bits 4 (zero points none or per block),
+ * OpenVINO u4 and i4 grouped by the block size (zero points none, per group or one for the table);
+ * scales of every type, a few not normal. */
 static void sweep_whole_slabs(int nibble_tables)
 {
     clg_context *ctx = support_cl_context();
@@ -432,43 +433,49 @@ static void sweep_whole_slabs(int nibble_tables)
     clg_testing_force_whole_slabs(ctx, 1);
     clg_testing_limit_nibble_tables(ctx, nibble_tables);
     support_rng rng = {seed ^ (0x51AB5ull + (uint64_t)(nibble_tables + 1))};
-    static const int64_t line_blocks[] = {1, 8, 12, 19};
+    static const int64_t line_blocks[] = {1, 8, 12, 19}, block_sizes[] = {32, 16, 64};
     static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8, CLG_QUANT_U4, CLG_QUANT_I4};
-    int number = 0;
-    for (int l = 0; l < 4; ++l)
-        for (int t = 0; t < 5; ++t)
-            for (int zp = 0; zp < (t < 3 ? 2 : 3); ++zp, ++number) {
-                random_case rc;
-                memset(&rc, 0, sizeof rc);
-                clg_gather_quantized_desc *d = &rc.c.desc;
-                const int64_t blocks = line_blocks[l], values = 32 * blocks;
-                const clg_dtype scale_type = float_types[(number / 3) % 3];
-                if (t < 3) {
-                    const int packed = types[t] == CLG_QUANT_U8;
-                    d->layout = CLG_QUANT_ORT_BLOCK;
-                    d->bits = 4;
-                    d->block_size = 32;
-                    d->quantize_axis = 1;
-                    const int64_t shape[] = {5, packed ? values / 2 : values}, sshape[] = {5, blocks};
-                    const int64_t zshape[] = {5, packed ? (blocks + 1) / 2 : blocks};
-                    set_shape(&d->data, types[t], 2, shape);
-                    support_shape(&d->scales, scale_type, 2, sshape);
-                    if (zp) set_shape(&d->zero_points, types[t], 2, zshape);
-                } else {
-                    d->layout = CLG_QUANT_OV_COMPRESSED;
-                    const int64_t shape[] = {6, values}, sshape[] = {6, blocks}, one[] = {1, 1};
-                    set_shape(&d->data, types[t], 2, shape);
-                    support_shape(&d->scales, scale_type, 2, sshape);
-                    if (zp) set_shape(&d->zero_points, types[t], 2, zp == 1 ? sshape : one);
+    for (int b = 0; b < 3; ++b) {
+        /* The same types for every block size, and blocks of 64 no longer than 12 blocks: the kernels
+         * the other sizes need are those of blocks of 32 (a slab of more bytes prefetches fewer slabs
+         * ahead, a build of its own), which keeps the sweep's compiles to those of one size. */
+        int number = 0;
+        for (int l = 0; l < (block_sizes[b] == 64 ? 3 : 4); ++l)
+            for (int t = 0; t < 5; ++t)
+                for (int zp = 0; zp < (t < 3 ? 2 : 3); ++zp, ++number) {
+                    random_case rc;
+                    memset(&rc, 0, sizeof rc);
+                    clg_gather_quantized_desc *d = &rc.c.desc;
+                    const int64_t block_size = block_sizes[b], blocks = line_blocks[l], values = block_size * blocks;
+                    const clg_dtype scale_type = float_types[(number / 3) % 3];
+                    if (t < 3) {
+                        const int packed = types[t] == CLG_QUANT_U8;
+                        d->layout = CLG_QUANT_ORT_BLOCK;
+                        d->bits = 4;
+                        d->block_size = block_size;
+                        d->quantize_axis = 1;
+                        const int64_t shape[] = {5, packed ? values / 2 : values}, sshape[] = {5, blocks};
+                        const int64_t zshape[] = {5, packed ? (blocks + 1) / 2 : blocks};
+                        set_shape(&d->data, types[t], 2, shape);
+                        support_shape(&d->scales, scale_type, 2, sshape);
+                        if (zp) set_shape(&d->zero_points, types[t], 2, zshape);
+                    } else {
+                        d->layout = CLG_QUANT_OV_COMPRESSED;
+                        const int64_t shape[] = {6, values}, sshape[] = {6, blocks}, one[] = {1, 1};
+                        set_shape(&d->data, types[t], 2, shape);
+                        support_shape(&d->scales, scale_type, 2, sshape);
+                        if (zp) set_shape(&d->zero_points, types[t], 2, zp == 1 ? sshape : one);
+                    }
+                    char what[160];
+                    snprintf(what, sizeof what,
+                             "whole slabs (lookups %d): %s %s blocks %" PRId64 " of %" PRId64 " scales %s zp %d",
+                             nibble_tables, t < 3 ? "ort" : "ov", clg_quant_type_name(types[t]), blocks, block_size,
+                             clg_dtype_name(scale_type), zp);
+                    finish_sweep_case(&rng, &rc, what, float_types[number % 3], number);
+                    compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
+                    quant_case_free(&rc.c);
                 }
-                char what[160];
-                snprintf(what, sizeof what, "whole slabs (lookups %d): %s %s blocks %" PRId64 " scales %s zp %d",
-                         nibble_tables, t < 3 ? "ort" : "ov", clg_quant_type_name(types[t]), blocks,
-                         clg_dtype_name(scale_type), zp);
-                finish_sweep_case(&rng, &rc, what, float_types[number % 3], number);
-                compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
-                quant_case_free(&rc.c);
-            }
+    }
     clg_testing_force_mapping(ctx, 0);
     clg_testing_force_whole_slabs(ctx, 0);
     clg_testing_limit_nibble_tables(ctx, 0);
