@@ -245,6 +245,7 @@ typedef struct bench_env {
     size_t max_alloc;
     double copy_gbps;
     double empty_rt_median, empty_rt_min;
+    int64_t quant_block_size; /* --block-size: the ONNX Runtime cases' block size (0: their own, 32) */
 } bench_env;
 
 static double run_copy(bench_env *env, cl_mem src, cl_mem dst, size_t bytes, size_t local)
@@ -510,7 +511,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 /* The descriptor of a KIND_QUANT case: embedding-q4 is ONNX Runtime's u4 with f16 scales per 32
  * values; embedding-q4-ort-u8 the same table in ONNX Runtime's usual form, u8 with bits 4 and u8 zero
  * points two a byte; embedding-q8-ggml is ggml q8_0 rows. data_type is the output type. */
-static void quant_desc_of_case(const case_spec *c, clg_gather_quantized_desc *desc)
+static void quant_desc_of_case(const case_spec *c, int64_t block_size, clg_gather_quantized_desc *desc)
 {
     memset(desc, 0, sizeof *desc);
     const int64_t rows = c->data_shape[0], values = c->data_shape[1];
@@ -526,17 +527,18 @@ static void quant_desc_of_case(const case_spec *c, clg_gather_quantized_desc *de
         desc->data.type = u8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
         desc->bits = u8 ? 4 : 0;
         desc->data.shape[1] = u8 ? values / 2 : values;
-        desc->block_size = 32;
+        const int64_t bs = block_size ? block_size : 32;
+        desc->block_size = bs;
         desc->quantize_axis = 1;
         desc->scales.type = CLG_F16;
         desc->scales.rank = 2;
         desc->scales.shape[0] = rows;
-        desc->scales.shape[1] = values / 32;
+        desc->scales.shape[1] = values / bs;
         if (u8) {
             desc->zero_points.type = CLG_QUANT_U8;
             desc->zero_points.rank = 2;
             desc->zero_points.shape[0] = rows;
-            desc->zero_points.shape[1] = values / 64;
+            desc->zero_points.shape[1] = (values / bs + 1) / 2;
         }
     } else {
         desc->layout = CLG_QUANT_GGML_Q8_0;
@@ -557,7 +559,7 @@ static void finite_f16(unsigned char *p, size_t count, size_t stride)
 static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify, case_result *res)
 {
     clg_gather_quantized_desc desc;
-    quant_desc_of_case(c, &desc);
+    quant_desc_of_case(c, env->quant_block_size, &desc);
     uint64_t data_bytes, index_bytes, scale_bytes, zp_bytes, out_bytes;
     check_clg(clg_gather_quantized_sizes(&desc, &data_bytes, &index_bytes, &scale_bytes, &zp_bytes, &out_bytes),
               c->name);
@@ -884,8 +886,8 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
     json_string(f, info->driver_version);
     fputs(",\n  \"library_version\": ", f);
     json_string(f, clg_version());
-    fprintf(f, ",\n  \"repeat\": %d,\n  \"kernel_time\": \"%s\",\n  \"copy_gbps\": ", repeat,
-            profiling_unusable ? "wall" : "profiled");
+    fprintf(f, ",\n  \"repeat\": %d,\n  \"kernel_time\": \"%s\",\n  \"quant_block_size\": %lld,\n  \"copy_gbps\": ",
+            repeat, profiling_unusable ? "wall" : "profiled", (long long)env->quant_block_size);
     json_number(f, env->copy_gbps);
     fputs(",\n  \"empty_kernel_roundtrip_s\": ", f);
     json_number(f, env->empty_rt_median);
@@ -957,7 +959,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
                "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
-               "                      [--stream auto|on|off] [--no-first-call] [--list]\n"
+               "                      [--stream auto|on|off] [--block-size N] [--no-first-call] [--list]\n"
+               "--block-size N: the ONNX Runtime dequantizing cases (embedding-q4*) with blocks of N values\n"
                "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
     fprintf(f, "\n");
@@ -975,6 +978,7 @@ int main(int argc, char **argv)
 {
     const char *device_spec = NULL, *json_path = NULL;
     int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0, first_call = 1, stream = 0;
+    int64_t quant_block_size = 0;
     int selected[NUM_CASES] = {0};
     int any_selected = 0;
     for (int i = 1; i < argc; ++i) {
@@ -1010,6 +1014,8 @@ int main(int argc, char **argv)
             stream = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? -1 : !strcmp(v, "auto") ? 0 : 2;
             if (stream == 2) DIE("--stream wants auto, on or off");
             ++i;
+        } else if (!strcmp(a, "--block-size")) {
+            quant_block_size = parse_int(v, a), ++i; /* the library refuses a size its layout does not allow */
         } else if (!strcmp(a, "--mapping")) {
             mapping = !strcmp(v, "runs") ? 1 : !strcmp(v, "units") ? 2 : !strcmp(v, "auto") ? 0 : -1;
             if (mapping < 0) DIE("--mapping wants auto, runs or units");
@@ -1030,6 +1036,7 @@ int main(int argc, char **argv)
 
     bench_env env;
     memset(&env, 0, sizeof env);
+    env.quant_block_size = quant_block_size;
     check_clg(clg_context_create_default(device_spec, 0, &env.ctx), "clg_context_create_default");
     clg_device_info info;
     check_clg(clg_context_device_info(env.ctx, &info), "clg_context_device_info");
@@ -1120,6 +1127,8 @@ int main(int argc, char **argv)
                      r->wall_median * 1e6, r->wall_median / r->adjacent_empty_rt, r->adjacent_empty_rt * 1e6);
         else if (wall)
             snprintf(note, sizeof note, "primary time is wall (call + wait)");
+        else if (quant_block_size && !strncmp(r->name, "embedding-q4", 12))
+            snprintf(note, sizeof note, "blocks of %lld values (--block-size)", (long long)quant_block_size);
         char adjacent[16] = "-";
         if (r->ratio_to_adjacent_copy > 0) snprintf(adjacent, sizeof adjacent, "%.3f", r->ratio_to_adjacent_copy);
         printf("%-18s %9.2f %9.3fms %9.3fms %9.3fms %9.3fms %8.2f %7.3f %7s %8.2fx %7s %s\n", r->name,

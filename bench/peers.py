@@ -546,6 +546,8 @@ def main():
     else:
         with open(args.clgather_json) as f:
             clg = json.load(f)
+        if clg.get("quant_block_size"):
+            sys.exit("peers.py: that clgather-bench run used --block-size; the peers gather blocks of 32")
     clg_cases = {c["name"]: c for c in clg["cases"]}
 
     versions = {"numpy": np.__version__}
