@@ -98,6 +98,14 @@ static void block_arithmetic(const uint8_t *q, uint16_t scale, uint16_t *out)
     _mm256_stream_si256((__m256i *)(out + 16), _mm256_set_m128i(halves[3], halves[2]));
 }
 
+/* A block's 32 nibbles as bytes in value order (value 2i in byte i's low nibble). */
+static __m256i block_nibbles(const uint8_t *q)
+{
+    const __m128i bytes = _mm_loadu_si128((const __m128i *)q), low_mask = _mm_set1_epi8(15);
+    const __m128i low = _mm_and_si128(bytes, low_mask), high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_mask);
+    return _mm256_set_m128i(_mm_unpackhi_epi8(low, high), _mm_unpacklo_epi8(low, high));
+}
+
 /* One block by table: the 16 outputs a nibble can take, split into low and high bytes, looked up. */
 static void block_table(const uint8_t *q, uint16_t scale, uint16_t *out)
 {
@@ -108,9 +116,7 @@ static void block_table(const uint8_t *q, uint16_t scale, uint16_t *out)
     const __m128i a = _mm_shuffle_epi8(t0, split), b = _mm_shuffle_epi8(t1, split);
     const __m256i table_low = _mm256_broadcastsi128_si256(_mm_unpacklo_epi64(a, b));
     const __m256i table_high = _mm256_broadcastsi128_si256(_mm_unpackhi_epi64(a, b));
-    const __m128i bytes = _mm_loadu_si128((const __m128i *)q), low_mask = _mm_set1_epi8(15);
-    const __m128i low = _mm_and_si128(bytes, low_mask), high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_mask);
-    const __m256i nibbles = _mm256_set_m128i(_mm_unpackhi_epi8(low, high), _mm_unpacklo_epi8(low, high));
+    const __m256i nibbles = block_nibbles(q);
     const __m256i out_low = _mm256_shuffle_epi8(table_low, nibbles),
                   out_high = _mm256_shuffle_epi8(table_high, nibbles);
     const __m256i x = _mm256_unpacklo_epi8(out_low, out_high), y = _mm256_unpackhi_epi8(out_low, out_high);
@@ -126,9 +132,7 @@ static void block_word_table(const uint8_t *q, uint16_t scale, uint16_t *out)
     const __m512 steps = _mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(steps, _mm512_set1_ps(_cvtsh_ss(scale))), 0);
     const __m512i table = _mm512_zextsi256_si512(halves);
-    const __m128i bytes = _mm_loadu_si128((const __m128i *)q), low_mask = _mm_set1_epi8(15);
-    const __m128i low = _mm_and_si128(bytes, low_mask), high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_mask);
-    const __m256i nibbles = _mm256_set_m128i(_mm_unpackhi_epi8(low, high), _mm_unpacklo_epi8(low, high));
+    const __m256i nibbles = block_nibbles(q);
     const __m512i found = _mm512_permutexvar_epi16(_mm512_cvtepu8_epi16(nibbles), table);
     _mm256_stream_si256((__m256i *)out, _mm512_castsi512_si256(found));
     _mm256_stream_si256((__m256i *)(out + 16), _mm512_extracti64x4_epi64(found, 1));

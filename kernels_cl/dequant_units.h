@@ -236,8 +236,9 @@ HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *
 #endif
 
 /* A whole slab of the fast form into out_slab (the CPU mapping, where a work-item's run covers whole
- * slabs): ggml blocks with their pointers stepped, 4-bit blocks of 16 or 32k by nibble tables, or P lines of
- * nb units along the last axis (QN = 1), their scales decoded eight at a time. */
+ * slabs): ggml blocks with their pointers stepped, 4-bit blocks of 16 or of a multiple of 32 values by
+ * nibble tables, or P lines of nb units along the last axis (QN = 1), their scales decoded eight at a
+ * time. */
 HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __global const uchar *data,
                                   __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
 {
