@@ -52,10 +52,12 @@ suite_on() { # implementation, ctest args...
 }
 
 # Two tests at a time: most of a cold run is kernel builds (and on Oclgrind, simulation), each on one core.
-if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS"; fi
+# The differential suites' runs under tests/tuning/extreme.profile (*_extreme_tuning) are PoCL's: a
+# tuning changes no kernel's semantics, and one implementation proves the host's choices hold.
+if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential|fuzz_replay_differential_quantized)$'
+    -E '^(test_gather_quantized_differential|fuzz_replay_differential_quantized)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
@@ -63,7 +65,7 @@ if wanted oclgrind; then
   [ "$(printf '%s\n' "$fixture" | awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" | wc -l)" -eq 2 ] ||
     { echo "ci/oclgrind_reports.awk does not find the reports of its fixture"; exit 1; }
   # -V: every test's output, where Oclgrind writes its reports; two at a time (the simulator runs on one core)
-  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^test_concurrency$'
+  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^test_concurrency$|_extreme_tuning$'
   reports="$(awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
   if [ -n "$reports" ]; then
     echo "Oclgrind reported:"

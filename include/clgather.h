@@ -131,6 +131,11 @@ typedef int32_t clg_status;
 /** The dequantizing gather: an input the layout has no use for is given (ggml blocks hold their own
  *  scales: no scales, no zero_points). */
 #define CLG_ERR_INPUT_NOT_ALLOWED     (-2043)
+/** clg_context_set_tuning: a line is not `name = value`, names no tunable, or gives a value outside
+ *  the tunable's range; the message names the line, the tunable and the value. */
+#define CLG_ERR_INVALID_TUNING        (-2044)
+/** A file clgather was asked to write (a tuning profile) could not be written; the message names it. */
+#define CLG_ERR_IO                    (-2045)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
@@ -216,6 +221,8 @@ CLG_API clg_status clg_context_create(cl_context context, cl_device_id device, u
  *   - a decimal number: an index into the list of clg_list_devices();
  *   - "cpu" (any case): the CPU reference, no OpenCL at all (the enqueue calls then fail with
  *     CLG_ERR_NO_OPENCL; the synchronous calls run the reference);
+ *   - an implementation's short name, as users say it (any case): "pocl", "intel" (Intel's CPU or GPU
+ *     runtime), "intel-cpu", "intel-gpu", "rusticl", "clover", "oclgrind", "nvidia", "amd";
  *   - otherwise a case-insensitive substring of "platform name" or "device name"; the first device
  *     that matches is taken. */
 CLG_API clg_status clg_context_create_default(const char *device_spec, uint32_t flags, clg_context **out_ctx);
@@ -284,6 +291,38 @@ CLG_API clg_status clg_context_import_binaries(clg_context *ctx, const void *blo
 
 /** The queue the synchronous calls use (created by the library on the context's device). */
 CLG_API cl_command_queue clg_context_cl_queue(const clg_context *ctx);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Tuning                                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Tuning: every choice that makes the kernels fast on one device and not another (mapping, work-group
+ *  sizes, bytes a work-item moves, staging, prefetch distances, streaming stores, compiler hints) is a
+ *  named tunable. A context takes its values from clgather's tuning table (one row per implementation
+ *  and device type), then from the device's stored profile if `clgather tune` wrote one (keyed like the
+ *  program cache, under the cache directory). The environment variable CLGATHER_TUNING=0 ignores stored
+ *  profiles; CLGATHER_TUNING=FILE applies that profile file instead, whatever device it names. A
+ *  missing, damaged or foreign profile is ignored without error. A tuning changes speed, never results.
+ *
+ *  The context's tuning as text: first `#` comment lines naming its origin (`# table: ROW (measured)`
+ *  or `(untested)`, then `# profile: PATH` or `# set by the caller` where those applied), then one
+ *  `name = value` line per tunable. Writes at most capacity bytes including the terminating NUL (text
+ *  may be NULL when capacity is 0) and sets *length (may be NULL) to the length the whole text needs.
+ *  CLG_ERR_BUFFER_TOO_SMALL if it did not fit; CLG_ERR_NO_OPENCL for the CPU reference. */
+CLG_API clg_status clg_context_tuning(const clg_context *ctx, char *text, size_t capacity, size_t *length);
+
+/** Change tunables: `name = value` lines (`#` starts a comment; blank lines are allowed), applied all
+ *  or nothing to the context's current tuning; later calls use the new values (programs built for the
+ *  old ones stay cached). A line that is not `name = value`, an unknown name, or a value out of the
+ *  tunable's range is CLG_ERR_INVALID_TUNING, naming the line, the tunable and the value, and changes
+ *  nothing. Not to be called while other calls on the context are running. */
+CLG_API clg_status clg_context_set_tuning(clg_context *ctx, const char *text);
+
+/** Store the context's current tuning as its device's profile (atomically; it replaces the one there),
+ *  so that contexts created later on the same device, driver and clgather version use it. comment
+ *  (may be NULL) is kept as a `#` line. path (may be NULL) receives the file's path, at most capacity
+ *  bytes. CLG_ERR_IO if no cache directory is known or the file cannot be written. */
+CLG_API clg_status clg_context_store_tuning(const clg_context *ctx, const char *comment, char *path, size_t capacity);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Gather                                                                                           */

@@ -152,7 +152,7 @@ HOT_INLINE OUT_VEC8 plain8_bits(float8 v)
 /* Build option ALIGNED8 (GPU mapping): the host sets it only where every 8-value store is aligned to
  * the vector's size and the packed values of every 8-value step to 4 (4-bit) or 8 bytes (8-bit). A
  * GPU compiler splits vload/vstore, which promise only the element's alignment, into one access per
- * element; through a typed pointer it issues 8- or 16-byte accesses (bench/RESULTS.md, 2026-11-25). */
+ * element; through a typed pointer it issues 8- or 16-byte accesses. */
 #ifndef ALIGNED8
 #define ALIGNED8 0
 #endif

@@ -2,17 +2,17 @@
  * its nibbles can take only 16 output values. The unit computes those 16 (with the same product and
  * narrowing as every other path, so the results are the same bits), splits them into a table of low
  * bytes and one of high bytes, and looks each nibble up with a byte shuffle: on x86 one pshufb per 16
- * values replaces the widening, conversion, product and f16 narrowing of every value
- * (bench/RESULTS.md, "Nibble tables").
+ * values replaces the widening, conversion, product and f16 narrowing of every value.
  *
  * The lookup is x86's pshufb, so the tables are on where the compiler itself says it targets x86
  * with SSSE3 (__SSSE3__: PoCL's CPU devices); elsewhere a lookup lane by lane costs more than the
  * arithmetic it replaces, and the arithmetic path stays. With AVX2 (__AVX2__) one 32-byte pshufb
- * looks up 32 values and they go out in 32-byte stores (bench/RESULTS.md, 2026-11-26); with
+ * looks up 32 values and they go out in 32-byte stores; with
  * AVX-512BW (__AVX512BW__) one vpermw looks 32 values up in a table of words. They serve 16-bit
- * outputs (OUT_KIND 1 or 2). Build options: those of dequant.h, and NIBBLE_TABLES_LIMIT, which test
- * builds set to hold the lookups below what the target allows (2: AVX2's byte tables, 1: SSSE3's 16
- * values a lookup, 0: no tables), so that every form runs on the machines the tests run on. */
+ * outputs (OUT_KIND 1 or 2). Build options: those of dequant.h, and NIBBLE_TABLES_LIMIT, which the
+ * host sets from the tuning's nibble_lookups (or a test's switch) to hold the lookups below what the
+ * target allows (2: AVX2's byte tables, 1: SSSE3's 16 values a lookup, 0: no tables), so that every
+ * form runs on the machines the tests run on. */
 #ifndef CLG_DEQUANT_NIBBLE_TABLE_H
 #define CLG_DEQUANT_NIBBLE_TABLE_H
 
@@ -31,8 +31,7 @@
 #if USE_NIBBLE_TABLES
 
 /* With AVX-512BW one vpermw looks 32 nibbles up in a table of their 16 output values as words: no
- * splitting of the table into byte halves and no interleave after (bench/RESULTS.md, 2026-11-26,
- * "Word tables"). */
+ * splitting of the table into byte halves and no interleave after. */
 #if defined(__AVX512BW__) && NIBBLE_TABLES_LIMIT >= 3
 #define NIBBLE_WORD_TABLES 1
 #else
@@ -109,7 +108,7 @@ typedef ushort nibble_words32 __attribute__((ext_vector_type(32)));
 typedef short x86_words32 __attribute__((vector_size(64)));
 
 /* out[0 .. 31] = table[n[i]] (words, in value order): vpermw over a table of 32 words, then two
- * 32-byte stores (one 64-byte streaming store measured slower, bench/RESULTS.md, 2026-11-26). */
+ * 32-byte stores (one 64-byte streaming store measured slower). */
 HOT_INLINE void store_words_looked_up32(nibble_words32 table, nibble_words32 n, __global out_bits_t *out, int aligned32)
 {
     const nibble_words32 found = __builtin_astype(

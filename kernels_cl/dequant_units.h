@@ -35,16 +35,15 @@ HOT_INLINE slab slab_at(const dequant_params *q, offset_t m, offset_t row)
 }
 
 /* Ask for a slab's packed values and scales ahead of their use: the gathered rows are random, which
- * the hardware prefetcher cannot follow (bench/RESULTS.md, dequantizing gather). At most
- * SLAB_PREFETCH_BYTES of each; prefetches never fault, so a range's rounding past a buffer is harmless.
- * The CPU mapping asks SLAB_PREFETCH_AHEAD slabs ahead (a build option the host sizes to the slabs). */
-#define SLAB_PREFETCH_BYTES 4096ul
+ * the hardware prefetcher cannot follow. At most SLAB_PREFETCH_BYTES of each (a tuning constant,
+ * hints.h); prefetches never fault, so a range's rounding past a buffer is harmless. The CPU mapping
+ * asks SLAB_PREFETCH_AHEAD slabs ahead (a build option the host sizes to the slabs). */
 #ifndef SLAB_PREFETCH_AHEAD
 #define SLAB_PREFETCH_AHEAD 1
 #endif
 HOT_INLINE void prefetch_range(__global const uchar *base, ulong first, ulong bytes)
 {
-    const ulong end = first + min(bytes, SLAB_PREFETCH_BYTES);
+    const ulong end = first + min(bytes, (ulong)SLAB_PREFETCH_BYTES);
     for (ulong b = first & ~(ulong)(CACHE_LINE - 1); b < end; b += CACHE_LINE) PREFETCH(base + b);
 }
 

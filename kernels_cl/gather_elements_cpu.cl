@@ -99,13 +99,12 @@ inline void copy_line(__global MOVE_T *restrict out, __global const MOVE_T *rest
 
 /* Column blocks: the walk ends [axis, contiguous inner] (an outer axis) and each output row along the
  * axis reads the same data columns of A rows chosen at random. Read straight from the data, every
- * element costs a cache line of its own from a row far from its neighbours' (bench/RESULTS.md,
- * gather-elements-axis0). Instead a work-group of one work-item takes one block of the columns of one
+ * element costs a cache line of its own from a row far from its neighbours'. Instead a work-group of one work-item takes one block of the columns of one
  * slab (the outer walk coordinates): it copies the block's A rows into local memory, contiguous, then
  * serves every output row of the slab for those columns from there, so each data line is read once.
- * block_len elements per block (the last of a line fewer); blocks counts them over all slabs. */
-#define PREFETCH_INDEX_ROWS_AHEAD 8u
-#define PREFETCH_DATA_ROWS_AHEAD  16u
+ * block_len elements per block (the last of a line fewer); blocks counts them over all slabs. Index
+ * and data rows are prefetched PREFETCH_INDEX_ROWS_AHEAD and PREFETCH_DATA_ROWS_AHEAD rows ahead (tuning
+ * constants, hints.h). */
 
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gather_elements_column_blocks(
     __global const uchar *data_base, ulong data_offset, __global const IDX_T *indices, ulong indices_offset,

@@ -1,6 +1,6 @@
-/* Device hints. The host chooses them per device and driver (host/core/device_profile.c, from what
- * was measured on each; bench/RESULTS.md) and passes them as build options: a kernel never guesses
- * its compiler, and with every hint 0 a kernel is plain OpenCL C 1.2 that any conformant driver builds.
+/* Device hints. The host chooses them per device and driver (its tuning table, host/core/tuning_table.c)
+ * and passes them as build options: a kernel never guesses its compiler, and with every hint 0 a
+ * kernel is plain OpenCL C 1.2 that any conformant driver builds.
  *
  *   HINT_PREFETCH     0 none; 1 clang's __builtin_prefetch (PoCL, Intel's CPU runtime); 2 OpenCL's
  *                     prefetch() of one cache line
@@ -22,7 +22,11 @@
 #define HINT_ITEM_LOOPS 0
 #endif
 
-#define CACHE_LINE 64u
+/* The kernels' tuning constants come from the host's tuning table as build options (host/core/tuning.c
+ * names each tunable's macro): a build without them is the host's mistake, not a default to guess. */
+#ifndef CACHE_LINE
+#error "CACHE_LINE and the other tuning constants are build options from the host's tuning table"
+#endif
 
 #if HINT_PREFETCH == 1
 #define PREFETCH(p) __builtin_prefetch((const __global void *)(p), 0, 3)
@@ -36,8 +40,8 @@
 
 /* Output stores. Streaming stores are weakly ordered on x86: an sfence must make them visible before
  * the work-group completes. CPU runtimes run a group's items on one thread, so one sfence after the
- * group's barrier orders every streaming store the group made (a fence per item is costly:
- * bench/RESULTS.md change 16). Kernels using STREAM_GROUP_FENCE must let every item reach it. */
+ * group's barrier orders every streaming store the group made (a fence per item costs more than the
+ * streaming saves). Kernels using STREAM_GROUP_FENCE must let every item reach it. */
 #if defined(STREAM) && STREAM && HINT_STREAM
 #define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
 #define STREAM_GROUP_FENCE()                               \

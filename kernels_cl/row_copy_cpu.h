@@ -2,8 +2,7 @@
  * runtime (which runs a work-group's items one after another on one thread) streams through
  * consecutive indices and output rows. Shared by Gather (gather_rows_cpu.cl) and GatherND
  * (gather_nd_rows_cpu.cl), which differ only in their row source (row_source_index.h,
- * row_source_tuple.h), included before this header. Tuned on PoCL; the measurements behind each
- * constant are in bench/RESULTS.md ("Kernel changes").
+ * row_source_tuple.h), included before this header.
  *
  * Output row r (of R = B*O*N rows) is data row g*A + source(bb, n), where g = r / N = bb*O + o and
  * n = r % N. A row is U units of MOVE_T; the host picks the widest unit (64 bytes down to 1) that
@@ -20,12 +19,9 @@
 #include "hints.h"
 #include "unit_rows_cpu.h"
 
-/* Rows shorter than PREFETCH_HEAD_FROM_ROW_BYTES are prefetched whole, this far ahead (changes 11, 19). */
-#define PREFETCH_AHEAD_BYTES         4096u
-#define PREFETCH_MAX_ROWS            64u
-/* Longer rows: only the head, one row ahead; the hardware prefetcher streams the rest (change 13). */
-#define PREFETCH_HEAD_FROM_ROW_BYTES 2048u
-#define PREFETCH_HEAD_BYTES          256u
+/* Rows shorter than PREFETCH_HEAD_FROM_ROW_BYTES are prefetched whole, PREFETCH_AHEAD_BYTES ahead (at
+ * most PREFETCH_MAX_ROWS rows); longer rows only their first PREFETCH_HEAD_BYTES, one row ahead: the
+ * hardware prefetcher streams the rest. All four are tuning constants (hints.h). */
 
 /* A work-item's run of output rows, walked segment by segment: a segment is the rows of one (bb, o)
  * group, so the copy loops see a fixed source base and consecutive indices. One division per

@@ -18,8 +18,8 @@ typedef const long *row_bound_t; /* the TUPLE extents */
 #define ROW_SOURCE_SETUP(bound, A) const row_bound_t bound = (const long *)&tuple_extents
 
 /* The row the tuple of output row k names. Each component is taken by select_row (the policy), or
- * with in_range_only by index_in_range (no policy: for prefetching, where it must stay branch-free,
- * bench/RESULTS.md, 2026-11-25). in_range_only is a constant at every call, so each caller gets a
+ * with in_range_only by index_in_range (no policy: for prefetching, where it must stay branch-free).
+ * in_range_only is a constant at every call, so each caller gets a
  * loop with no branch on it. */
 inline int tuple_source_row(__global const IDX_T *restrict idx, offset_t k, row_bound_t extent, long *row,
                             const int in_range_only)

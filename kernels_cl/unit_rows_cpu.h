@@ -2,7 +2,7 @@
  * source (included before this header), copied branch-free so that the compiler vectorizes across
  * rows, with the group's data prefetched ahead of its random reads. Used by the row runs of Gather and
  * GatherND (row_copy_cpu.h) and by GatherElements' lines along the innermost axis
- * (gather_elements_cpu.cl). Measurements behind the constants: bench/RESULTS.md ("Kernel changes").
+ * (gather_elements_cpu.cl).
  *
  * Build options: MOVE_T, STREAM (row_copy_cpu.h), those of hints.h and the row source. */
 #ifndef CLG_UNIT_ROWS_CPU_H
@@ -24,11 +24,9 @@ inline void prefetch_row(__global const uchar *restrict src, __global const IDX_
 }
 
 /* Rows of exactly one unit (the last axis, or any row moved as one MOVE_T) are copied branch-free so
- * the compiler vectorizes across rows. A group's data (A units) that fits in L2 is prefetched in
- * order before its random reads; larger groups are prefetched row by row, U1_AHEAD rows ahead
- * (change 9). */
-#define GROUP_PREFETCH_BYTES 65536u
-#define U1_AHEAD             64u
+ * the compiler vectorizes across rows. A group's data (A units) of at most GROUP_PREFETCH_BYTES (about
+ * what fits in L2) is prefetched in order before its random reads; larger groups are prefetched row
+ * by row, U1_AHEAD rows ahead. Both are tuning constants (hints.h). */
 
 inline void copy_units(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
                        __global const IDX_T *restrict idx, offset_t count, offset_t avail, row_bound_t bound,
@@ -45,10 +43,10 @@ inline void copy_units(__global MOVE_T *restrict dst, __global const MOVE_T *res
 }
 
 /* Groups that fit in L2: the next group's lines are prefetched in order while this one is gathered,
- * this segment's share of them spread over its rows, so each line is asked for once and never in a
- * burst (change 10). The first work-item of a work-group also fetches its own group: the item before
- * it on this core worked elsewhere. The next group starts next_group units after this one. */
-#define SPREAD_CHUNK 64u
+ * this segment's share of them spread over its rows (SPREAD_CHUNK rows at a time, a tuning constant),
+ * so each line is asked for once and never in a burst. The first work-item of a work-group also
+ * fetches its own group: the item before it on this core worked elsewhere. The next group starts
+ * next_group units after this one. */
 inline void copy_segment_u1_grouped(__global MOVE_T *restrict dst, __global const MOVE_T *restrict src,
                                     __global const IDX_T *restrict idx, offset_t count, offset_t n, offset_t N, long A,
                                     row_bound_t bound, offset_t next_group, int fetch_own, int has_next)

@@ -45,12 +45,14 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     ctx->base_align_bytes = align_bits >= 8 ? align_bits / 8 : 1;
     if (ctx->max_work_group_size == 0) ctx->max_work_group_size = 1;
     if (ctx->compute_units == 0) ctx->compute_units = 1;
-    clg_device_profile_detect(ctx->device, &ctx->info, &ctx->profile);
+    clg_device_profile_detect(&ctx->info, &ctx->profile);
     ctx->queue = clCreateCommandQueue(ctx->cl_ctx, ctx->device, 0, &err);
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clCreateCommandQueue");
     clg_status st = clg_deferred_create(&ctx->deferred);
     if (st != CLG_SUCCESS) return st;
-    return clg_program_cache_create(ctx->cl_ctx, ctx->device, ctx->profile.driver_caches_programs, &ctx->programs);
+    st = clg_program_cache_create(ctx->cl_ctx, ctx->device, ctx->profile.driver_caches_programs, &ctx->programs);
+    if (st == CLG_SUCCESS) clg_context_init_tuning(ctx);
+    return st;
 }
 
 clg_status clg_context_create(cl_context context, cl_device_id device, uint32_t flags, clg_context **out_ctx)

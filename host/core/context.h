@@ -5,6 +5,7 @@
 #include "clgather.h"
 #include "core/deferred.h"
 #include "core/device_profile.h"
+#include "core/tuning.h"
 #include "programs/program_cache.h"
 #include "testing/test_switches.h"
 
@@ -22,7 +23,11 @@ struct clg_context {
     cl_uint compute_units;
     uint64_t local_mem_bytes;   /* CL_DEVICE_LOCAL_MEM_SIZE */
     int local_mem_dedicated;    /* CL_DEVICE_LOCAL_MEM_TYPE is CL_LOCAL: on-chip, not carved out of global memory */
-    clg_device_profile profile; /* the driver and the hints its kernels may use */
+    clg_device_profile profile; /* the driver and the build options it needs */
+    clg_tuning tuning;          /* every launcher's choices (core/tuning.h) */
+    const char *tuning_row;     /* the tuning table's row */
+    int tuning_measured;        /* whether that row was measured on this implementation */
+    char tuning_origin[4200];   /* "" (the table's), "profile: PATH" or "set by the caller" */
     int hints_failed;           /* a build with hints failed: build without them from now on */
     clg_program_cache *programs;
     clg_deferred *deferred; /* the calls made under CLG_CONTEXT_DEFER_ERRORS whose status is pending */
@@ -34,12 +39,15 @@ struct clg_context {
 static inline int clg_context_verifies(const clg_context *ctx) { return (ctx->flags & CLG_CONTEXT_VERIFY) != 0; }
 
 /* Whether kernels map adjacent work-items to adjacent memory (GPUs: loads coalesce) rather than
- * giving each work-item a contiguous run (CPUs: one thread walks a group's items in turn). The test
- * switch force_mapping picks either on any device: 1 runs, 2 adjacent. */
+ * giving each work-item a contiguous run (CPUs: one thread walks a group's items in turn): the
+ * tuning's mapping. The test switch force_mapping picks either on any device: 1 runs, 2 adjacent. */
 static inline int clg_context_maps_adjacent(const clg_context *ctx)
 {
     const int forced = CLG_TEST_SWITCH(ctx, force_mapping);
-    return forced ? forced == 2 : (ctx->info.type & CL_DEVICE_TYPE_GPU) != 0;
+    return forced ? forced == 2 : ctx->tuning.mapping == CLG_MAPPING_ADJACENT;
 }
+
+/* The tuning of a new context: the table's row for its device, then a stored or named profile. */
+void clg_context_init_tuning(clg_context *ctx);
 
 #endif

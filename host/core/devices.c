@@ -1,5 +1,6 @@
 #include "core/devices.h"
 
+#include "core/device_profile.h"
 #include "core/status.h"
 
 #include <ctype.h>
@@ -128,6 +129,17 @@ static int contains_ignoring_case(const char *haystack, const char *needle)
     return n == 0;
 }
 
+/* Whether spec is the device's implementation as users name it: the driver's short name ("pocl",
+ * "intel-cpu", ...) or the part before its dash ("intel"). */
+static int names_implementation(const clg_device_info *info, const char *spec)
+{
+    const char *name = clg_driver_name(clg_driver_of(info));
+    if (strcmp(name, "other") == 0) return 0;
+    size_t n = 0;
+    while (spec[n] && name[n] && tolower((unsigned char)spec[n]) == name[n]) ++n;
+    return spec[n] == '\0' && n > 0 && (name[n] == '\0' || name[n] == '-');
+}
+
 static int is_decimal(const char *s)
 {
     if (!*s) return 0;
@@ -165,7 +177,8 @@ clg_status clg_select_device(const char *spec, int *is_reference, cl_platform_id
         for (size_t i = 0; i < n && chosen == n; ++i) {
             clg_device_info info;
             clg_describe_device(devices[i].platform, devices[i].device, (int32_t)i, &info);
-            if (contains_ignoring_case(info.platform_name, spec) || contains_ignoring_case(info.device_name, spec))
+            if (names_implementation(&info, spec) || contains_ignoring_case(info.platform_name, spec) ||
+                contains_ignoring_case(info.device_name, spec))
                 chosen = i;
         }
         if (chosen == n)

@@ -6,8 +6,6 @@
 
 #include <stdio.h>
 
-#define CLG_COPY_LOCAL_SIZE 256u
-
 static const char *move_type(size_t bytes)
 {
     switch (bytes) {
@@ -43,9 +41,9 @@ clg_status clg_enqueue_gated_copy(clg_context *ctx, cl_command_queue queue, cons
         return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (gated_copy)");
     }
     /* a grid-stride loop: as many items as the device keeps busy */
-    const uint64_t cap = (uint64_t)CLG_COPY_LOCAL_SIZE * clg_launch_grid_groups(ctx);
+    const uint64_t cap = (uint64_t)ctx->tuning.copy_local_size * clg_launch_grid_groups(ctx);
     const uint64_t items = units < cap ? units : cap;
-    const size_t local = CLG_COPY_LOCAL_SIZE;
+    const size_t local = ctx->tuning.copy_local_size;
     st = clg_launch(ctx, queue, &lease, "gated_copy", 1, &items, &local, 1, &after, done);
     clg_kernel_return(ctx->programs, &lease);
     return st;

@@ -9,12 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Indices (tuples) a check work-item scans; doubled until the chunk number fits the 32-bit flag. */
-#define CLG_CHECK_PER_ITEM       256u
-#define CLG_CHECK_LOCAL_SIZE     64u
-/* Below this bound 32-bit offsets are safe for every position the check forms. */
-#define CLG_CHECK_OFFSET32_LIMIT ((uint64_t)1 << 31)
-
 /* Components of each unit the check kernels read: a flat index is a tuple of one. */
 static uint64_t tuple_len(const clg_index_bound *bound)
 {
@@ -83,10 +77,10 @@ clg_status clg_index_check_host(const clg_index_bound *bound, const void *indice
     return CLG_SUCCESS;
 }
 
-/* Tuples a check work-item scans. */
-static uint64_t indices_per_item(const clg_index_bound *bound)
+/* Tuples a check work-item scans: the tuning's, doubled until the chunk number fits the 32-bit flag. */
+static uint64_t indices_per_item(const clg_context *ctx, const clg_index_bound *bound)
 {
-    uint64_t per_item = CLG_CHECK_PER_ITEM;
+    uint64_t per_item = ctx->tuning.check_per_item;
     while (bound->count / tuple_len(bound) / per_item >= ((uint64_t)1 << 31)) per_item *= 2;
     return per_item;
 }
@@ -96,11 +90,11 @@ static clg_status enqueue_check_kernel(clg_context *ctx, const clg_index_bound *
                                        cl_command_queue queue, const clg_buffer *indices, cl_mem record, uint64_t items,
                                        cl_uint num_events, const cl_event *wait_list, cl_event *done)
 {
-    const uint64_t per_item = indices_per_item(bound), tuples = bound->count / tuple_len(bound);
+    const uint64_t per_item = indices_per_item(ctx, bound), tuples = bound->count / tuple_len(bound);
     /* positions reach count plus one work-group's worth of chunks */
     const int offsets64 =
         CLG_TEST_SWITCH(ctx, force_offsets64) ||
-        bound->count + per_item * tuple_len(bound) * (CLG_CHECK_LOCAL_SIZE + 1) >= CLG_CHECK_OFFSET32_LIMIT;
+        bound->count + per_item * tuple_len(bound) * (ctx->tuning.check_local_size + 1) >= CLG_OFFSET32_LIMIT;
     char options[256], rules[200];
     clg_index_rules_options(bound->index_type, offsets64, 0, rules, sizeof rules);
     snprintf(options, sizeof options, "%s -DTUPLE=%d", rules, (int)tuple_len(bound));
@@ -123,7 +117,7 @@ static clg_status enqueue_check_kernel(clg_context *ctx, const clg_index_bound *
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (check_indices)");
     }
-    const size_t local = CLG_CHECK_LOCAL_SIZE;
+    const size_t local = ctx->tuning.check_local_size;
     st = clg_launch(ctx, queue, &lease, kernel, 1, &items, &local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
     return st;
@@ -133,9 +127,9 @@ clg_status clg_index_check_enqueue(clg_context *ctx, const clg_index_bound *boun
                                    const clg_buffer *indices, cl_mem record, cl_uint num_events,
                                    const cl_event *wait_list, cl_event *done)
 {
-    const uint64_t per_item = indices_per_item(bound), tuples = bound->count / tuple_len(bound);
+    const uint64_t per_item = indices_per_item(ctx, bound), tuples = bound->count / tuple_len(bound);
     if (clg_context_maps_adjacent(ctx)) { /* coalesced reads, as many items as the device keeps busy */
-        const uint64_t cap = (uint64_t)CLG_CHECK_LOCAL_SIZE * clg_launch_grid_groups(ctx);
+        const uint64_t cap = (uint64_t)ctx->tuning.check_local_size * clg_launch_grid_groups(ctx);
         return enqueue_check_kernel(ctx, bound, "check_indices_strided", queue, indices, record,
                                     tuples < cap ? tuples : cap, num_events, wait_list, done);
     }
@@ -154,9 +148,9 @@ clg_status clg_index_check_report(const clg_index_bound *bound, const clg_failur
 {
     if (record->details[0] != 1) /* the device saw a bad index the locate kernel no longer sees */
         return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
-                        "the index check flagged indices from flat position %" PRIu64
-                        ", but they read back in range (were the indices written concurrently?)",
-                        (uint64_t)record->flag * indices_per_item(bound) * tuple_len(bound));
+                        "the index check flagged its chunk %" PRIu64
+                        " of %s indices, but they read back in range (were the indices written concurrently?)",
+                        (uint64_t)record->flag, clg_dtype_name(bound->index_type));
     clg_integer v = {.is_unsigned = !clg_dtype_is_signed_integer(bound->index_type), .s = 0, .u = 0};
     if (v.is_unsigned)
         v.u = record->details[2];

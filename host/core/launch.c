@@ -5,24 +5,22 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-/* Grid-stride kernels: enough groups per compute unit to hide memory latency on a GPU. */
-#define CLG_GRID_GROUPS_PER_COMPUTE_UNIT 64u
-
 clg_status clg_borrow_kernel(clg_context *ctx, const clg_kernel_source *source, const char *options, const char *name,
                              clg_kernel_lease *lease)
 {
     int hinted = !__atomic_load_n(&ctx->hints_failed, __ATOMIC_RELAXED);
-    const clg_device_profile *p = &ctx->profile;
-    const int prefetch = CLG_TEST_SWITCH(ctx, broken_hint) ? 9 : p->prefetch; /* 9: a value hints.h refuses */
-    if (!prefetch && !p->stream && !p->item_loops && !p->force_inline) hinted = 0;
-    char full[CLG_OPTIONS_CAPACITY];
-    const char *driver_options = p->driver_options ? p->driver_options : "";
+    const clg_tuning *t = &ctx->tuning;
+    const int prefetch = CLG_TEST_SWITCH(ctx, broken_hint) ? 9 : (int)t->prefetch; /* 9: a value hints.h refuses */
+    if (!prefetch && !t->stream && !t->item_loops && !t->force_inline) hinted = 0;
+    char full[CLG_OPTIONS_CAPACITY], constants[CLG_OPTIONS_CAPACITY / 2];
+    const char *driver_options = ctx->profile.driver_options ? ctx->profile.driver_options : "";
+    clg_tuning_build_options(t, constants, sizeof constants);
     if (hinted)
         snprintf(full, sizeof full,
-                 "%s%s -DHINT_PREFETCH=%d -DHINT_STREAM=%d -DHINT_ITEM_LOOPS=%d -DHINT_FORCE_INLINE=%d", options,
-                 driver_options, prefetch, p->stream, p->item_loops, p->force_inline);
+                 "%s%s%s -DHINT_PREFETCH=%d -DHINT_STREAM=%d -DHINT_ITEM_LOOPS=%d -DHINT_FORCE_INLINE=%d", options,
+                 driver_options, constants, prefetch, (int)t->stream, (int)t->item_loops, (int)t->force_inline);
     else
-        snprintf(full, sizeof full, "%s%s", options, driver_options);
+        snprintf(full, sizeof full, "%s%s%s", options, driver_options, constants);
     clg_status st = clg_kernel_borrow(ctx->programs, source, full, name, lease);
     if (st == CLG_ERR_KERNEL_BUILD && hinted) {
         __atomic_store_n(&ctx->hints_failed, 1, __ATOMIC_RELAXED);
@@ -120,7 +118,7 @@ const char *clg_move_type(size_t unit_bytes)
 
 uint64_t clg_launch_grid_groups(const clg_context *ctx)
 {
-    return (uint64_t)ctx->compute_units * CLG_GRID_GROUPS_PER_COMPUTE_UNIT;
+    return (uint64_t)ctx->compute_units * ctx->tuning.grid_groups_per_cu;
 }
 
 clg_status clg_launch(const clg_context *ctx, cl_command_queue queue, const clg_kernel_lease *lease, const char *what,

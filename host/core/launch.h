@@ -42,6 +42,10 @@ uint64_t clg_launch_grid_groups(const clg_context *ctx);
 void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease, uint64_t width, uint64_t rows,
                           size_t group, size_t local[2], uint64_t items[2]);
 
+/* Below this bound 32-bit offsets are safe: every offset or count a kernel forms, plus one grid's worth
+ * of overshoot, stays below 2^32. */
+#define CLG_OFFSET32_LIMIT ((uint64_t)1 << 31)
+
 /* Set kernel argument `index` to an offset or count in the kernel's offset_t: 64 bits, or 32 where the
  * host proved every offset fits (kernels_cl/index_rules.h). */
 cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64);

@@ -4,11 +4,6 @@
 
 #include <stdio.h>
 
-/* Enough (group, chunk) work-groups to occupy every compute unit; an output read alone from GPU memory
- * costs at least a sector of 32 bytes. */
-#define CLG_STAGE_GROUPS_PER_COMPUTE_UNIT 8u
-#define CLG_GPU_SECTOR_BYTES              32u
-
 clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t outputs, uint64_t slab_bytes,
                                uint64_t group_multiple, const clg_buffer *data, size_t local_size)
 {
@@ -16,10 +11,13 @@ clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t
     const int forced = CLG_TEST_SWITCH(ctx, force_staging);
     if (forced < 0 || groups == 0 || outputs == 0 || slab_bytes == 0 || slab_bytes > ctx->local_mem_bytes) return s;
     if (!forced && !ctx->local_mem_dedicated) return s;
-    const uint64_t wanted = (uint64_t)ctx->compute_units * CLG_STAGE_GROUPS_PER_COMPUTE_UNIT;
+    /* enough (group, chunk) work-groups to occupy every compute unit; an output read alone from global
+     * memory costs at least a sector */
+    const uint64_t sector = ctx->tuning.stage_sector_bytes;
+    const uint64_t wanted = (uint64_t)ctx->compute_units * ctx->tuning.stage_groups_per_cu;
     uint64_t chunks = groups >= wanted ? 1 : (wanted + groups - 1) / groups;
     chunks = clg_min_u64(chunks, (outputs + local_size - 1) / local_size); /* a work-group's worth of outputs each */
-    const uint64_t repaying_len = (slab_bytes + CLG_GPU_SECTOR_BYTES - 1) / CLG_GPU_SECTOR_BYTES;
+    const uint64_t repaying_len = (slab_bytes + sector - 1) / sector;
     const uint64_t len = clg_min_u64(outputs, clg_max_u64((outputs + chunks - 1) / chunks, repaying_len));
     if (!forced && len < repaying_len) return s;
     s.on = 1;

@@ -8,19 +8,6 @@
 
 #include <stdio.h>
 
-/* Bound under which the host has proved 32-bit offsets safe: every offset the kernels form, plus
- * one grid's worth of overshoot, stays below 2^32. */
-#define CLG_OFFSET32_LIMIT        ((uint64_t)1 << 31)
-#define CLG_RUN_BYTES_TARGET      4096u
-#define CLG_RUNS_LOCAL_SIZE       64u
-#define CLG_UNITS_LOCAL_SIZE      256u
-/* Streaming stores pay off once the output is too large to stay in the caches near the cores and
- * each store writes whole cache lines; below these sizes ordinary stores leave the output in cache
- * for its consumer (bench/RESULTS.md, changes 6 and 9). */
-#define CLG_STREAM_MIN_BYTES      ((uint64_t)8 << 20)
-#define CLG_STREAM_MIN_ROW_BYTES  128u /* rows of several units */
-#define CLG_STREAM_MIN_UNIT_BYTES 64u  /* rows of one unit: a whole line per store */
-
 typedef struct specialization {
     size_t move_bytes;
     int offsets64;
@@ -47,30 +34,35 @@ static void build_options(const clg_row_gather *rows, const specialization *s, i
 static specialization choose(const clg_context *ctx, const clg_row_gather *rows, const clg_buffer *buffers)
 {
     specialization s;
+    const clg_tuning *t = &ctx->tuning;
     const uint64_t row_bytes = rows->I * rows->elem_size;
     s.mapping = clg_context_maps_adjacent(ctx) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
-    /* Row runs (CPU): one work-item moves whole rows, so up to 64 bytes at a time (two AVX2 or one
-     * AVX-512 move). Row units (GPU): 16 bytes per work-item, the widest load that still coalesces. */
-    s.move_bytes = clg_move_unit(ctx, s.mapping == CLG_MAPPING_ROW_RUNS ? 64 : 16, row_bytes, &buffers[0], &buffers[2]);
+    /* Row runs (CPU): one work-item moves whole rows, in the widest moves the row allows. Row units
+     * (GPU): adjacent work-items move adjacent units, no wider than still coalesces. */
+    s.move_bytes = clg_move_unit(ctx, s.mapping == CLG_MAPPING_ROW_RUNS ? t->runs_move_bytes : t->adjacent_move_bytes,
+                                 row_bytes, &buffers[0], &buffers[2]);
     s.units_per_row = row_bytes / s.move_bytes;
     s.rows = rows->B * rows->O * rows->N;
-    s.rows_per_item = clg_max_u64(1, CLG_RUN_BYTES_TARGET / row_bytes);
+    s.rows_per_item = clg_max_u64(1, t->run_bytes / row_bytes);
     /* keep enough work-groups to occupy every compute unit a few times over */
-    uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
+    uint64_t min_items = (uint64_t)ctx->compute_units * t->runs_groups_per_cu * t->runs_local_size;
     while (s.rows_per_item > 1 && s.rows / s.rows_per_item < min_items) s.rows_per_item /= 2;
 
     uint64_t largest = clg_max_u64(clg_max_u64(rows->data_bytes / s.move_bytes, s.rows * s.units_per_row),
-                                   clg_max_u64(rows->index_elems, s.rows + s.rows_per_item * CLG_RUNS_LOCAL_SIZE));
+                                   clg_max_u64(rows->index_elems, s.rows + s.rows_per_item * t->runs_local_size));
     largest = clg_max_u64(largest, rows->A);
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
+    /* Streaming stores pay off once the output is too large to stay in the caches near the cores and
+     * each store writes whole cache lines; below that, ordinary stores leave the output in cache for
+     * its consumer. */
     s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.move_bytes >= 16 &&
-               (s.units_per_row > 1 ? row_bytes >= CLG_STREAM_MIN_ROW_BYTES : row_bytes >= CLG_STREAM_MIN_UNIT_BYTES) &&
-               rows->out_bytes >= CLG_STREAM_MIN_BYTES && CLG_TEST_SWITCH(ctx, force_stream) >= 0;
+               row_bytes >= (s.units_per_row > 1 ? t->stream_min_row_bytes : t->stream_min_unit_bytes) &&
+               rows->out_bytes >= t->stream_min_bytes && CLG_TEST_SWITCH(ctx, force_stream) >= 0;
     if (CLG_TEST_SWITCH(ctx, force_stream) > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS;
     s.staged = (clg_staging){0};
     if (s.mapping == CLG_MAPPING_ROW_UNITS && s.units_per_row == 1 && rows->A > 0)
         s.staged = clg_staging_choose(ctx, s.rows / clg_max_u64(rows->N, 1), rows->N, rows->A * s.move_bytes,
-                                      rows->A * s.move_bytes, &buffers[0], CLG_UNITS_LOCAL_SIZE);
+                                      rows->A * s.move_bytes, &buffers[0], t->adjacent_local_size);
     return s;
 }
 
@@ -139,17 +131,17 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
     if (runs) {
         err |= clg_set_offset_arg(lease.kernel, next_arg++, s.rows_per_item, s.offsets64);
         items[0] = (s.rows + s.rows_per_item - 1) / s.rows_per_item;
-        local[0] = CLG_RUNS_LOCAL_SIZE;
+        local[0] = ctx->tuning.runs_local_size;
         dims = 1;
     } else if (s.staged.on) {
         /* one work-group per (group, chunk) pair, with a grid stride, and the group's slab */
         err |= clg_staging_set_args(lease.kernel, next_arg, &s.staged, s.offsets64);
         next_arg += 3;
-        clg_staging_grid(ctx, &lease, &s.staged, CLG_UNITS_LOCAL_SIZE, local, items);
+        clg_staging_grid(ctx, &lease, &s.staged, ctx->tuning.adjacent_local_size, local, items);
         dims = 1;
     } else {
         /* units of a row across dimension 0, rows across dimension 1 with a grid stride */
-        clg_launch_rows_grid(ctx, &lease, s.units_per_row, s.rows, CLG_UNITS_LOCAL_SIZE, local, items);
+        clg_launch_rows_grid(ctx, &lease, s.units_per_row, s.rows, ctx->tuning.adjacent_local_size, local, items);
         dims = 2;
     }
     if (rows->tuple_len > 0) { /* the extent each tuple component indexes */

@@ -135,6 +135,8 @@ const char *clg_status_string(clg_status status)
         CLG_NAME(CLG_ERR_INVALID_BLOCK_SIZE)
         CLG_NAME(CLG_ERR_INVALID_BITS)
         CLG_NAME(CLG_ERR_INPUT_NOT_ALLOWED)
+        CLG_NAME(CLG_ERR_INVALID_TUNING)
+        CLG_NAME(CLG_ERR_IO)
 #undef CLG_NAME
     default: break;
     }

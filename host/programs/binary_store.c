@@ -21,11 +21,8 @@ uint64_t clg_hash64(const void *data, size_t size, uint64_t seed)
     return h;
 }
 
-const char *clg_cache_directory(char *buf, size_t size, int driver_caches_programs)
+const char *clg_cache_base_directory(char *buf, size_t size)
 {
-    const char *setting = getenv("CLGATHER_CACHE");
-    if (setting && strcmp(setting, "0") == 0) return NULL;
-    if (driver_caches_programs && !(setting && strcmp(setting, "1") == 0)) return NULL;
     const char *dir = getenv("CLGATHER_CACHE_DIR");
     int n;
     if (dir && *dir)
@@ -39,8 +36,16 @@ const char *clg_cache_directory(char *buf, size_t size, int driver_caches_progra
     return (n > 0 && (size_t)n < size) ? buf : NULL;
 }
 
+const char *clg_cache_directory(char *buf, size_t size, int driver_caches_programs)
+{
+    const char *setting = getenv("CLGATHER_CACHE");
+    if (setting && strcmp(setting, "0") == 0) return NULL;
+    if (driver_caches_programs && !(setting && strcmp(setting, "1") == 0)) return NULL;
+    return clg_cache_base_directory(buf, size);
+}
+
 /* mkdir -p; failures are left to the open that follows. */
-static void make_directories(const char *path)
+void clg_make_directories(const char *path)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return;
@@ -151,7 +156,7 @@ void clg_disk_cache_store(const char *directory, const char *key, const unsigned
     char path[4096], tmp[4200];
     static _Atomic unsigned long counter;
     if (!file_path(directory, key, path, sizeof path)) return;
-    make_directories(directory);
+    clg_make_directories(directory);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", path, (long)getpid(), (unsigned long)++counter);
     FILE *f = fopen(tmp, "wb");
     if (!f) return;

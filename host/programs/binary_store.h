@@ -13,6 +13,13 @@
 uint64_t clg_hash64(const void *data, size_t size, uint64_t seed);
 #define CLG_HASH_SEED 0xcbf29ce484222325ull
 
+/* Where clgather keeps files across runs (CLGATHER_CACHE_DIR, else $XDG_CACHE_HOME/clgather, else
+ * ~/.cache/clgather), whatever CLGATHER_CACHE says; NULL if none is set or it is too long. */
+const char *clg_cache_base_directory(char *buf, size_t size);
+
+/* mkdir -p; failures are left to the open that follows. */
+void clg_make_directories(const char *path);
+
 /* The directory of the persistent cache, or NULL when it is off: CLGATHER_CACHE=0, or a driver that
  * caches its programs itself (driver_caches_programs) without CLGATHER_CACHE=1. Writes at most size
  * bytes. */

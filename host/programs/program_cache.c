@@ -11,7 +11,7 @@
 
 #define CLG_KERNEL_NAME_CAPACITY 64
 #define CLG_BUILD_LOG_SHOWN      700
-#define CLG_KEY_CAPACITY         2048
+#define CLG_KEY_CAPACITY         3072
 
 typedef struct kernel_pool {
     char name[CLG_KERNEL_NAME_CAPACITY];
@@ -84,6 +84,8 @@ void clg_program_cache_destroy(clg_program_cache *cache)
     pthread_mutex_destroy(&cache->lock);
     free(cache);
 }
+
+const char *clg_program_cache_device_key(const clg_program_cache *cache) { return cache->device_key; }
 
 void clg_program_key(const clg_program_cache *cache, const clg_kernel_source *source, const char *options, char *key,
                      size_t size)

@@ -11,7 +11,7 @@
 typedef struct clg_program_cache clg_program_cache;
 
 /* The longest build options a program may have, NUL included. */
-#define CLG_OPTIONS_CAPACITY 512
+#define CLG_OPTIONS_CAPACITY 1024
 
 typedef struct clg_kernel_lease {
     cl_kernel kernel;
@@ -38,6 +38,10 @@ clg_program_origins clg_program_cache_origins(clg_program_cache *cache);
 
 /* The text that identifies a program binary: library version, device, driver, platform version,
  * source name and hash, build options. */
+/* What, besides source and options, decides a program's binary: the device, its driver and platform
+ * versions and clgather's version (text lines). Tuning profiles are keyed by it too. */
+const char *clg_program_cache_device_key(const clg_program_cache *cache);
+
 void clg_program_key(const clg_program_cache *cache, const clg_kernel_source *source, const char *options, char *key,
                      size_t size);
 

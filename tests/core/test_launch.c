@@ -7,7 +7,6 @@
 #include "testing/testing.h"
 
 #include <stdlib.h>
-
 #include <string.h>
 
 /* A context as the launch helper reads it, with the limits a test chooses. */
@@ -21,6 +20,9 @@ static clg_context limits(size_t group, size_t item0, size_t item1, size_t item2
     ctx.max_work_item_sizes[2] = item2;
     ctx.address_bits = address_bits;
     ctx.compute_units = 4;
+    ctx.info.type = CL_DEVICE_TYPE_GPU;
+    int measured;
+    clg_tuning_from_table(&ctx.info, CLG_DRIVER_OTHER, &ctx.tuning, &ctx.tuning_row, &measured);
     return ctx;
 }
 

@@ -30,6 +30,13 @@ clg_context *support_cl_context(void)
         clg_context_device_info(cl_ctx, &info);
         ck_assert_msg(!info.is_reference, "the default device must be OpenCL for these tests");
         register_release();
+        const char *expect = getenv("CLGATHER_TEST_EXPECT_TUNING");
+        if (expect && strcmp(expect, "1") == 0) { /* a run under a named profile: it must have been taken */
+            char text[8192];
+            clg_context_tuning(cl_ctx, text, sizeof text, NULL);
+            ck_assert_msg(strstr(text, "\n# profile: "), "CLGATHER_TUNING=%s was not applied:\n%s",
+                          getenv("CLGATHER_TUNING") ? getenv("CLGATHER_TUNING") : "(unset)", text);
+        }
     }
     return cl_ctx;
 }

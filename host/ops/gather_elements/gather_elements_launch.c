@@ -9,19 +9,6 @@
 
 #include <stdio.h>
 
-/* Bound under which the host has proved 32-bit offsets safe: every offset the kernels form, plus
- * one grid's worth of overshoot, stays below 2^32. */
-#define CLG_OFFSET32_LIMIT          ((uint64_t)1 << 31)
-#define CLG_RUN_BYTES_TARGET        4096u
-#define CLG_RUNS_LOCAL_SIZE         64u
-#define CLG_LINES_LOCAL_SIZE        256u
-/* Column blocks (gather_elements_column_blocks): a block's row is at least a cache line, the staged
- * bytes per output at most a quarter of the line a direct read costs, and enough blocks for every
- * compute unit a few times over. */
-#define CLG_BLOCK_ROW_MIN_BYTES     64u
-#define CLG_BLOCK_BYTES_PER_OUTPUT  16u
-#define CLG_BLOCKS_PER_COMPUTE_UNIT 4u
-
 /* How the innermost walk dimension reads the data (kernels_cl/gather_elements_cpu.cl, INNER). */
 enum inner_kind { INNER_AXIS_ROW = 0, INNER_CONTIGUOUS = 1, INNER_STRIDED = 2 };
 
@@ -42,13 +29,15 @@ typedef struct specialization {
     column_blocks blocks;
 } specialization;
 
-/* Blocks where the walk ends [axis, contiguous inner] and A rows of a block fit in local memory. The
- * test switch force_staging turns them on wherever they fit, down to blocks of one element (1), or off
+/* Blocks where the walk ends [axis, contiguous inner] and A rows of a block fit in local memory: a
+ * block's row at least block_row_min_bytes, the staged bytes an output costs at most
+ * block_bytes_per_output, and blocks_per_cu blocks for every compute unit. The test switch force_staging turns them on wherever they fit, down to blocks of one element (1), or off
  * (-1). */
 static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gather_elements_plan *plan,
                                           const specialization *s)
 {
     column_blocks c = {0};
+    const clg_tuning *t = &ctx->tuning;
     const int forced = CLG_TEST_SWITCH(ctx, force_staging);
     const int32_t R = plan->walk_rank;
     if (forced < 0 || !s->runs || s->inner != INNER_CONTIGUOUS || R < 2 || plan->walk_stride[R - 2] != 0 ||
@@ -56,13 +45,13 @@ static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gath
         return c;
     const uint64_t line = plan->walk_extent[R - 1], rows = plan->walk_extent[R - 2];
     const uint64_t elem = plan->io.elem_size;
-    if (!forced && plan->A * elem > rows * CLG_BLOCK_BYTES_PER_OUTPUT) return c;
-    const uint64_t least = forced ? 1 : clg_min_u64(line, clg_max_u64(1, CLG_BLOCK_ROW_MIN_BYTES / elem));
+    if (!forced && plan->A * elem > rows * t->block_bytes_per_output) return c;
+    const uint64_t least = forced ? 1 : clg_min_u64(line, clg_max_u64(1, t->block_row_min_bytes / elem));
     uint64_t len = clg_min_u64(line, ctx->local_mem_bytes / plan->A / elem);
     if (len < least) return c;
     if (len < line) len -= len % least;
     const uint64_t slabs = plan->io.size.out_elems / (rows * line);
-    const uint64_t wanted = (uint64_t)ctx->compute_units * CLG_BLOCKS_PER_COMPUTE_UNIT;
+    const uint64_t wanted = (uint64_t)ctx->compute_units * t->blocks_per_cu;
     c.count = slabs * ((line + len - 1) / len);
     while (c.count < wanted && len / 2 >= least) {
         len = len / 2 - (len / 2) % least;
@@ -76,6 +65,7 @@ static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gath
 static specialization choose(const clg_context *ctx, const clg_gather_elements_plan *plan, const clg_buffer *buffers)
 {
     specialization s;
+    const clg_tuning *t = &ctx->tuning;
     s.runs = !clg_context_maps_adjacent(ctx);
     s.move_bytes = clg_move_unit(ctx, plan->io.elem_size, plan->io.elem_size, &buffers[0], &buffers[2]);
     const uint64_t units = plan->io.elem_size / s.move_bytes;
@@ -84,14 +74,14 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
         s.inner = INNER_AXIS_ROW;
     else
         s.inner = inner_stride == 1 ? INNER_CONTIGUOUS : INNER_STRIDED;
-    s.per_item = clg_max_u64(1, CLG_RUN_BYTES_TARGET / plan->io.elem_size);
+    s.per_item = clg_max_u64(1, t->run_bytes / plan->io.elem_size);
     /* keep enough work-groups to occupy every compute unit a few times over */
-    const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_RUNS_LOCAL_SIZE;
+    const uint64_t min_items = (uint64_t)ctx->compute_units * t->runs_groups_per_cu * t->runs_local_size;
     while (s.per_item > 1 && plan->io.size.out_elems / s.per_item < min_items) s.per_item /= 2;
     /* units of data and output, indices, the axis, and the runs' start positions past the end */
     const uint64_t largest =
         clg_max_u64(clg_max_u64(plan->io.size.data_bytes / s.move_bytes, plan->io.size.out_bytes / s.move_bytes),
-                    clg_max_u64(plan->A, plan->io.size.out_elems + s.per_item * (CLG_RUNS_LOCAL_SIZE + 1)));
+                    clg_max_u64(plan->A, plan->io.size.out_elems + s.per_item * (t->runs_local_size + 1)));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
     s.staged = (clg_staging){0};
     s.blocks = choose_column_blocks(ctx, plan, &s);
@@ -102,7 +92,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
         for (int32_t j = 0; j + 1 < plan->walk_rank; ++j)
             if ((plan->walk_stride[j] * s.move_bytes) % 16) multiple = 1;
         s.staged = clg_staging_choose(ctx, plan->io.size.out_elems / line, line, plan->A * s.move_bytes, multiple,
-                                      &buffers[0], CLG_LINES_LOCAL_SIZE);
+                                      &buffers[0], t->adjacent_local_size);
     }
     return s;
 }
@@ -182,7 +172,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
         err |= set_walk_args(lease.kernel, 8, plan, &s);
         next_arg = 12;
         items[0] = (plan->io.size.out_elems + s.per_item - 1) / s.per_item;
-        local[0] = CLG_RUNS_LOCAL_SIZE;
+        local[0] = ctx->tuning.runs_local_size;
         dims = 1;
     } else if (s.staged.on) {
         /* one work-group per (line, chunk) pair, with a grid stride, and the line's data row */
@@ -191,7 +181,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
         err |= set_walk_args(lease.kernel, 7, plan, &s);
         err |= clg_staging_set_args(lease.kernel, 11, &s.staged, s.offsets64);
         next_arg = 14;
-        clg_staging_grid(ctx, &lease, &s.staged, CLG_LINES_LOCAL_SIZE, local, items);
+        clg_staging_grid(ctx, &lease, &s.staged, ctx->tuning.adjacent_local_size, local, items);
         dims = 1;
     } else {
         const uint64_t lines = plan->io.size.out_elems / line;
@@ -199,7 +189,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
         err |= set_walk_args(lease.kernel, 7, plan, &s);
         next_arg = 11;
         /* elements of a line across dimension 0, lines across dimension 1 with a grid stride */
-        clg_launch_rows_grid(ctx, &lease, line, lines, CLG_LINES_LOCAL_SIZE, local, items);
+        clg_launch_rows_grid(ctx, &lease, line, lines, ctx->tuning.adjacent_local_size, local, items);
         dims = 2;
     }
     if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);

@@ -8,22 +8,6 @@
 
 #include <stdio.h>
 
-/* Below this bound every count the kernels form (values, scales, output, units plus one grid of
- * overshoot) fits 32-bit offsets. */
-#define CLG_QUANT_OFFSET32_LIMIT     ((uint64_t)1 << 31)
-/* CPU mapping: output bytes a work-item writes, and work-items to keep every compute unit busy. */
-#define CLG_QUANT_RUN_BYTES          8192u
-#define CLG_QUANT_RUNS_LOCAL_SIZE    64u
-/* CPU mapping: the kernel prefetches the gathered slabs this many bytes ahead of its work (at least the
- * next slab, at most CLG_QUANT_PREFETCH_SLABS_MAX): one small slab ahead leaves part of each random
- * row's latency exposed (bench/RESULTS.md, 2026-11-26 afternoon). */
-#define CLG_QUANT_PREFETCH_BYTES     4096u
-#define CLG_QUANT_PREFETCH_SLABS_MAX 8u
-/* GPU mapping: values a work-item dequantizes: one 8-value step of the fast form, so that adjacent
- * work-items read and write adjacent vectors. */
-#define CLG_QUANT_PIECE_VALUES       8u
-#define CLG_QUANT_PIECES_LOCAL_SIZE  256u
-
 typedef struct specialization {
     int adjacent; /* the GPU mapping */
     int fast;
@@ -33,7 +17,7 @@ typedef struct specialization {
     uint64_t units_per_item;         /* CPU mapping */
     uint64_t prefetch_slabs;         /* slabs prefetched ahead (the CPU mapping's kernel; 1 elsewhere) */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
-    int nibble_tables;               /* test switch: 0 as the target allows, 1 SSSE3's, 2 AVX2's, -1 none */
+    clg_nibble_lookups lookups;      /* the widest x86 nibble lookup the kernel may use */
 } specialization;
 
 /* The most values one unit holds. */
@@ -66,35 +50,43 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
                              uint64_t out_offset)
 {
     specialization s = {0};
+    const clg_tuning *t = &ctx->tuning;
     s.adjacent = clg_context_maps_adjacent(ctx);
     s.fast = fast_form(p);
     s.prefetch_slabs = 1;
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
     uint64_t grid_overshoot;
     if (s.adjacent) {
-        s.piece = CLG_QUANT_PIECE_VALUES;
+        s.piece = t->dequant_piece_values;
         s.pieces_per_unit = (unit_values + s.piece - 1) / s.piece;
         s.aligned8 = s.fast && fast_stores_aligned(p, out_offset) && data_offset % 8 == 0;
         grid_overshoot =
-            clg_max_u64(p->U * s.pieces_per_unit, R) + CLG_QUANT_PIECES_LOCAL_SIZE * clg_launch_grid_groups(ctx);
+            clg_max_u64(p->U * s.pieces_per_unit, R) + t->adjacent_local_size * clg_launch_grid_groups(ctx);
     } else {
         const uint64_t unit_bytes = clg_max_u64(1, unit_values * p->out_size);
-        s.units_per_item = clg_max_u64(1, CLG_QUANT_RUN_BYTES / unit_bytes);
-        const uint64_t min_items = (uint64_t)ctx->compute_units * 4 * CLG_QUANT_RUNS_LOCAL_SIZE;
+        s.units_per_item = clg_max_u64(1, t->dequant_run_bytes / unit_bytes);
+        const uint64_t min_items = (uint64_t)ctx->compute_units * t->runs_groups_per_cu * t->runs_local_size;
         while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
         if (CLG_TEST_SWITCH(ctx, quant_whole_slabs)) s.units_per_item = clg_max_u64(1, p->U);
-        grid_overshoot = units + s.units_per_item * CLG_QUANT_RUNS_LOCAL_SIZE;
+        grid_overshoot = units + s.units_per_item * t->runs_local_size;
         s.stream = s.fast && fast_stores_aligned(p, out_offset);
         const uint64_t slab_bytes = clg_max_u64(1, (p->data_bytes + p->scale_bytes) / clg_max_u64(1, p->M * p->A));
+        /* the gathered slabs are prefetched about dequant_prefetch_bytes ahead of the work: at least the
+         * next slab, at most dequant_prefetch_slabs_max */
         s.prefetch_slabs =
-            clg_min_u64(CLG_QUANT_PREFETCH_SLABS_MAX, clg_max_u64(1, CLG_QUANT_PREFETCH_BYTES / slab_bytes));
+            clg_min_u64(t->dequant_prefetch_slabs_max, clg_max_u64(1, t->dequant_prefetch_bytes / slab_bytes));
     }
     uint64_t largest =
         clg_max_u64(clg_max_u64(p->data_values, p->data_bytes), clg_max_u64(p->scale_elems, 2 * p->zp_bytes));
     largest = clg_max_u64(largest, clg_max_u64(p->out_elems, grid_overshoot));
     largest = clg_max_u64(largest, clg_max_u64(p->index_elems, p->M * p->A));
-    s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_QUANT_OFFSET32_LIMIT;
-    s.nibble_tables = CLG_TEST_SWITCH(ctx, nibble_tables);
+    s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
+    /* the test switch: 1 SSSE3's, 2 AVX2's, -1 none */
+    const int limited = CLG_TEST_SWITCH(ctx, nibble_tables);
+    s.lookups = limited == 1   ? CLG_LOOKUPS_SSSE3
+                : limited == 2 ? CLG_LOOKUPS_AVX2
+                : limited < 0  ? CLG_LOOKUPS_NONE
+                               : (clg_nibble_lookups)t->nibble_lookups;
     return s;
 }
 
@@ -109,9 +101,12 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
     int n =
         snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d -DSLAB_PREFETCH_AHEAD=%d",
                  index_rules, gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast, (int)s->prefetch_slabs);
-    if (s->nibble_tables && n > 0 && (size_t)n < size)
+    /* kernels_cl/dequant_nibble_table.h: NIBBLE_TABLES_LIMIT 0 none, 1 SSSE3's, 2 AVX2's */
+    if (s->lookups != CLG_LOOKUPS_TARGET && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d",
-                      s->nibble_tables > 0 ? s->nibble_tables : 0);
+                      s->lookups == CLG_LOOKUPS_SSSE3  ? 1
+                      : s->lookups == CLG_LOOKUPS_AVX2 ? 2
+                                                       : 0);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
      * them (the general form keeps them as arguments, one build for every encoding). */
     if (s->fast && n > 0 && (size_t)n < size)
@@ -187,20 +182,14 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
     if (!s.adjacent) {
         err |= clg_set_offset_arg(lease.kernel, next_arg++, s.units_per_item, s.offsets64);
         items[0] = (R * p->U + s.units_per_item - 1) / s.units_per_item;
-        local[0] = CLG_QUANT_RUNS_LOCAL_SIZE;
+        local[0] = ctx->tuning.runs_local_size;
         dims = 1;
     } else {
         err |= clg_set_offset_arg(lease.kernel, next_arg++, s.pieces_per_unit, s.offsets64);
         err |= clg_set_offset_arg(lease.kernel, next_arg++, s.piece, s.offsets64);
         const uint64_t pieces = p->U * s.pieces_per_unit;
-        size_t l0 = 1;
-        while (l0 < pieces && l0 * 2 <= CLG_QUANT_PIECES_LOCAL_SIZE) l0 *= 2;
-        local[0] = l0;
-        local[1] = CLG_QUANT_PIECES_LOCAL_SIZE / l0;
-        clg_launch_fit_local(ctx, &lease, 2, local);
+        clg_launch_rows_grid(ctx, &lease, pieces, R, ctx->tuning.adjacent_local_size, local, items);
         items[0] = pieces;
-        const uint64_t cap = (uint64_t)local[1] * clg_launch_grid_groups(ctx);
-        items[1] = R < cap ? R : cap;
         dims = 2;
     }
     if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);

@@ -8,9 +8,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-/* The work-group size asked for; the kernel's local array is sized by it (TREE_MAX_LOCAL_SIZE). */
-#define CLG_TREE_LOCAL_SIZE 64u
-
 clg_status clg_gather_tree_device_supports(const clg_context *ctx, const void *plan_ptr)
 {
     const clg_gather_tree_plan *plan = plan_ptr;
@@ -55,15 +52,16 @@ static const char *value_type(clg_dtype t, int *kind)
     }
 }
 
-static void build_options(const clg_gather_tree_plan *plan, char *buf, size_t size)
+/* The work-group size asked for (tree_local_size) sizes the kernel's local array (TREE_MAX_LOCAL_SIZE). */
+static void build_options(const clg_context *ctx, const clg_gather_tree_plan *plan, char *buf, size_t size)
 {
     int kind = 0;
     const char *value = value_type(plan->type, &kind);
     snprintf(buf, size,
              "-DTREE_MAX_LOCAL_SIZE=%u -DBITS_T=%s -DVALUE_KIND=%d -DELEM_HALF=%d -DVALUE_T=%s -DAS_VALUE=as_%s "
              "-DNEEDS_FP64=%d",
-             CLG_TREE_LOCAL_SIZE, bits_type(plan->elem_size), kind, plan->type == CLG_F16, value, value,
-             plan->type == CLG_F64);
+             (unsigned)ctx->tuning.tree_local_size, bits_type(plan->elem_size), kind, plan->type == CLG_F16, value,
+             value, plan->type == CLG_F64);
 }
 
 /* The failing pair is recorded in 32 bits (CLG_FLAG_NONE_FAILED meaning none): beyond that many
@@ -82,7 +80,7 @@ clg_status clg_gather_tree_enqueue_locate(clg_context *ctx, const void *plan_ptr
 {
     const clg_gather_tree_plan *plan = plan_ptr;
     char options[256];
-    build_options(plan, options, sizeof options);
+    build_options(ctx, plan, options, sizeof options);
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gather_tree, options, "gather_tree_locate", &lease);
     if (st != CLG_SUCCESS) return st;
@@ -168,7 +166,7 @@ clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_com
 {
     const clg_gather_tree_plan *plan = plan_ptr;
     char options[256];
-    build_options(plan, options, sizeof options);
+    build_options(ctx, plan, options, sizeof options);
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gather_tree, options, "gather_tree", &lease);
     if (st != CLG_SUCCESS) return st;
@@ -177,7 +175,7 @@ clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_com
         return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (gather_tree)");
     }
     const uint64_t pairs = plan->B * plan->W;
-    const size_t local = CLG_TREE_LOCAL_SIZE;
+    const size_t local = ctx->tuning.tree_local_size;
     st = clg_launch(ctx, queue, &lease, "gather_tree", 1, &pairs, &local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
     return st;

@@ -1,0 +1,137 @@
+/* The tuning table: one row per implementation and device type, each the defaults and the entries
+ * that differ from them, written as a profile is. Every row holds the values of
+ * both mappings, since tests and the tuner may run either mapping on any device. The first row that
+ * matches a device is its tuning; a stored profile (core/tuning_profile.c) may then override it.
+ *
+ * "measured": the values were timed on that implementation (bench/RESULTS.md has the runs).
+ * "untested": taken from the vendor's optimisation guide; no run of ours backs them. */
+#include "core/tuning.h"
+
+#include "core/status.h"
+
+
+/* Every row starts from these. CPU runtimes run a work-group's items on one thread: a work-item walks a
+ * contiguous run of a few KiB, and groups of 64 items are enough to share out over the cores. GPUs
+ * (the adjacent mapping): adjacent work-items move adjacent 16-byte units, the widest load that still
+ * coalesces, 256 to a group, with enough groups a compute unit to hide memory latency. */
+static const clg_tuning defaults = {
+    .mapping = CLG_MAPPING_RUNS,
+    .grid_groups_per_cu = 64,
+    .runs_groups_per_cu = 4,
+    .runs_local_size = 64,
+    .adjacent_local_size = 256,
+    .runs_move_bytes = 64, /* two AVX2 or one AVX-512 move */
+    .adjacent_move_bytes = 16,
+    .run_bytes = 4096,
+    .stream_min_bytes = 8u << 20, /* below it the output stays in cache for its consumer */
+    .stream_min_row_bytes = 128,
+    .stream_min_unit_bytes = 64,
+    .stage_groups_per_cu = 8,
+    .stage_sector_bytes = 32, /* an L2 sector */
+    .block_row_min_bytes = 64,
+    .block_bytes_per_output = 16,
+    .blocks_per_cu = 4,
+    .dequant_run_bytes = 8192,
+    .dequant_prefetch_bytes = 4096, /* one small slab ahead leaves part of a random row's latency exposed */
+    .dequant_prefetch_slabs_max = 8,
+    .dequant_piece_values = 8, /* one 8-value step: adjacent items read and write adjacent vectors */
+    .nibble_lookups = CLG_LOOKUPS_TARGET,
+    .tree_local_size = 64,
+    .check_per_item = 256,
+    .check_local_size = 64,
+    .copy_local_size = 256,
+    .cache_line_bytes = 64,
+    .rows_prefetch_ahead_bytes = 4096,
+    .rows_prefetch_max_rows = 64,
+    .rows_prefetch_head_from_bytes = 2048, /* longer rows: the hardware prefetcher streams all but the head */
+    .rows_prefetch_head_bytes = 256,
+    .group_prefetch_bytes = 65536, /* a group's data that fits in L2 is prefetched in order */
+    .group_prefetch_spread = 64,
+    .unit_rows_prefetch_ahead = 64,
+    .elements_prefetch_index_rows = 8,
+    .elements_prefetch_data_rows = 16,
+    .dequant_slab_prefetch_bytes = 4096,
+};
+
+/* Streaming stores need the x86 sfence builtin: only a compiler targeting x86 has it. */
+#if defined(__x86_64__) || defined(__i386__)
+#define STREAM_ON_X86 "stream = 1\n"
+#else
+#define STREAM_ON_X86 ""
+#endif
+
+/* GPUs map adjacent work-items to adjacent memory */
+#define GPU "mapping = adjacent\n"
+
+#define ANY_DRIVER (-1)
+
+typedef struct tuning_row {
+    const char *name;
+    int driver; /* a clg_driver, or ANY_DRIVER */
+    cl_device_type types;
+    int measured;
+    const char *entries; /* what differs from the defaults, as profile lines */
+} tuning_row;
+
+static const tuning_row rows[] = {
+    /* the clang-based CPU runtimes compile the prefetch builtin and always_inline */
+    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, 1,
+     "prefetch = 1\n"
+     "force_inline = 1\n" STREAM_ON_X86},
+    /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
+    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, 1,
+     "prefetch = 1\n"
+     "force_inline = 1\n"
+     "item_loops = 1\n"},
+    /* rusticl's SPIR-V path aborts on the prefetch builtin and Oclgrind cannot run it: no hints */
+    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 1, ""},
+    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, 1, ""},
+    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, 1, GPU},
+    /* AMD's guide: wavefronts of 64 (RDNA: 32 or 64), groups of 256, at least 4 waves a compute unit
+     * in flight; 64-byte cache lines */
+    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, 0,
+     GPU "stage_sector_bytes = 64\n"
+         "grid_groups_per_cu = 32\n"},
+    /* Intel's GPU guide: a compute unit is one EU (hundreds of them), SIMD8 to SIMD32, groups of 256,
+     * 64-byte cache lines */
+    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, 0,
+     GPU "stage_sector_bytes = 64\n"
+         "grid_groups_per_cu = 8\n"},
+    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR, 0, GPU},
+    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, 0, ""},
+};
+
+static const tuning_row *row_for(const clg_device_info *info, clg_driver driver)
+{
+    const size_t count = sizeof rows / sizeof rows[0];
+    size_t i = 0;
+    while (i + 1 < count && !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) &&
+                              (rows[i].types & info->type) != 0))
+        ++i;
+    return &rows[i];
+}
+
+static clg_status row_tuning(const tuning_row *row, clg_tuning *tuning)
+{
+    *tuning = defaults;
+    return clg_tuning_parse(row->entries, tuning);
+}
+
+void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, clg_tuning *tuning, const char **row,
+                           int *measured)
+{
+    const tuning_row *r = row_for(info, driver);
+    /* every row parses (test_tuning checks them all): the defaults alone are only a safeguard */
+    if (row_tuning(r, tuning) != CLG_SUCCESS) *tuning = defaults;
+    *row = r->name;
+    *measured = r->measured;
+}
+
+size_t clg_tuning_table_size(void) { return sizeof rows / sizeof rows[0]; }
+
+clg_status clg_tuning_table_row(size_t i, clg_tuning *tuning, const char **name)
+{
+    if (i >= sizeof rows / sizeof rows[0]) return clg_fail(CLG_ERR_INTERNAL, "tuning table row %zu does not exist", i);
+    *name = rows[i].name;
+    return row_tuning(&rows[i], tuning);
+}
