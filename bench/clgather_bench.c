@@ -24,7 +24,7 @@
  * cover (onnx-checked: index check + 4-byte read; gather-tree: backtrack + read; tiny: overhead is
  * the point): there it is the wall time.
  *
- * Ratios: ratio_to_copy is against the copy measured once at the start (what the brief asks for).
+ * Ratios: ratio_to_copy is against the copy measured once at the start.
  * ratio_to_adjacent_copy is against the evicting copies timed just before each of the case's runs,
  * so a case and its ceiling see the same seconds of a shared machine; tiny is likewise held against
  * empty-kernel round trips interleaved with its calls, and onnx-checked against the same call
@@ -456,8 +456,7 @@ static double flush_cache(bench_env *env)
 /* Copies until the device has run steadily for SETTLE_SECONDS, just before a case's timed runs. The
  * copy ceiling is measured after most of a second of copies; a case's runs come after its CPU
  * reference, on one thread, and on a small virtual machine the first few milliseconds of work on
- * every thread after that run slow, copies included (bench/RESULTS.md, 2026-11-26, "Where
- * embedding-q4's slow runs come from"). */
+ * every thread after that run slow, copies included. */
 #define SETTLE_SECONDS 0.2
 static void settle(bench_env *env)
 {
@@ -1516,7 +1515,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    /* cross-case figures the targets name */
+    /* figures that compare two cases */
     const case_result *emb = NULL, *chk = NULL;
     int mismatches = 0;
     for (size_t i = 0; i < count; ++i) {
