@@ -1186,6 +1186,7 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
             fputs("}", f);
             continue;
         }
+        /* per-case facts of the run: its scale (a kernel variant or profile would go beside it) */
         fprintf(f,
                 ", \"available\": true, \"scale\": %lld, \"bytes\": %" PRIu64 ", \"median_s\": ", (long long)r->scale,
                 r->bytes);
@@ -1319,8 +1320,10 @@ int main(int argc, char **argv)
     int list = 0, list_as_json = 0;
     /* the table first, so that --case and --list see the one --cases names */
     const char *cases_path = NULL;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (!strcmp(argv[i], "--cases")) cases_path = argv[i + 1];
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases_path = argv[i + 1];
+        if (!strcmp(argv[i], "--list")) list = 1; /* then --json takes no file, wherever it stands */
+    }
     if (cases_path)
         load_cases_file(cases_path);
     else
@@ -1335,7 +1338,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--list")) {
-            list = 1;
+            /* read above */
         } else if (!strcmp(a, "--no-verify")) {
             verify = 0;
         } else if (!strcmp(a, "--offsets64")) {
