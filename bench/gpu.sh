@@ -117,7 +117,9 @@ say "demo: $demo_line"
 
 # 3. The benchmark, and torch on the same shapes.
 say "== clgather-bench ($(elapsed) s)"
-bench=("$build/bench/clgather-bench" ${device:+--device "$device"} --repeat "$repeat" --scale "$scale")
+# one CPU reference run a case: at about 1 GiB a case the single-thread reference takes seconds, and one
+# run both times it and checks every output
+bench=("$build/bench/clgather-bench" ${device:+--device "$device"} --repeat "$repeat" --scale "$scale" --ref-repeat 1)
 if ! "${bench[@]}" --json "$results/bench.json" 2>&1 | tee "$results/bench.txt" >>"$log"; then
   # one failing case ends a run: go case by case, so that the others still give figures
   say "bench/gpu.sh: clgather-bench failed (see bench.txt); running each case alone"
