@@ -20,7 +20,8 @@ a loop over time steps vectorized over batch and beam. The dequantizing-gather c
 ort-u8, ggml-q8_0) run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch
 (gather the packed rows, then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize.
 Each peer is timed like clgather's wall time: median over --repeat runs after warm-up, output
-preallocated where the API allows, caches flushed between runs by copying a 64 MiB scratch array.
+preallocated where the API allows, caches flushed between runs by copying a scratch array twice the
+last-level cache (at least 64 MiB), as clgather-bench does.
 clgather's figure is clgather-bench's wall time (API call + wait). Outputs of all peers are checked
 against numpy's.
 
@@ -30,6 +31,7 @@ mean of the two wall medians (linear drift cancels). --clgather-json instead tak
 earlier clgather-bench run, which can sit minutes away from the peers' times.
 """
 import argparse
+import glob
 import json
 import os
 import subprocess
@@ -122,9 +124,24 @@ def make_tree_inputs(case):
     return steps, parents, lens, np.int32(0)
 
 
+def flush_bytes():
+    """As clgather-bench sizes its evicting copy: twice the largest CPU cache, at least 64 MiB."""
+    largest = 0
+    for path in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*/size"):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+        except OSError:
+            continue
+        units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+        if text and text[-1] in units and text[:-1].isdigit():
+            largest = max(largest, int(text[:-1]) * units[text[-1]])
+    return max(64 << 20, 2 * largest)
+
+
 class Flusher:
-    def __init__(self, nbytes=64 << 20):
-        self.a = np.ones(nbytes, dtype=np.uint8)
+    def __init__(self, nbytes=None):
+        self.a = np.ones(nbytes or flush_bytes(), dtype=np.uint8)
         self.b = np.empty_like(self.a)
 
     def __call__(self):
