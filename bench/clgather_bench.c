@@ -2,8 +2,15 @@
  * reference. Uses the public API (enqueue path on buffers it creates) and OpenCL directly for its
  * copy-bandwidth, cache-flush and empty kernels.
  *
- *   clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]
- *                  [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64] [--list]
+ *   clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]
+ *                  [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]
+ *                  [--cases FILE] [--list [--json]]
+ *
+ * The cases are bench/cases.txt, compiled in (--cases FILE reads another table); bench/peers.py and
+ * bench/torch_cuda.py read the same file. --scale multiplies the dimensions each case's scale= field
+ * names: by N, or under auto by what makes the case move about 1 GiB on a GPU or four times the
+ * last-level cache on a CPU, as far as its buffers fit (default 1: the table's sizes, the ones
+ * bench/RESULTS.md records).
  *
  * Inputs are generated from fixed seeds with a counter-based splitmix64 (value i of stream s is
  * mix(s + (i + 1) * 0x9E3779B97F4A7C15)), so bench/peers.py regenerates exactly the same indices and
@@ -17,7 +24,7 @@
  * cover (onnx-checked: index check + 4-byte read; gather-tree: backtrack + read; tiny: overhead is
  * the point): there it is the wall time.
  *
- * Ratios: ratio_to_copy is against the copy measured once at the start (what the brief asks for).
+ * Ratios: ratio_to_copy is against the copy measured once at the start.
  * ratio_to_adjacent_copy is against the evicting copies timed just before each of the case's runs,
  * so a case and its ceiling see the same seconds of a shared machine; tiny is likewise held against
  * empty-kernel round trips interleaved with its calls, and onnx-checked against the same call
@@ -82,60 +89,43 @@ static uint64_t fnv1a(const void *p, size_t n)
 
 typedef enum case_kind { KIND_GATHER, KIND_ELEMENTS, KIND_ND, KIND_TREE, KIND_QUANT } case_kind;
 typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
+typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GGML_Q8_0 } quant_layout;
 
+#define MAX_SCALED_DIMS 4
+
+/* One line of bench/cases.txt (its header says what each field means). */
 typedef struct case_spec {
-    const char *name;
+    char name[64];
     case_kind kind;
     int preset; /* the kind's preset: clg_preset, clg_gather_elements_preset or clg_gather_nd_preset */
+    quant_layout layout;
     clg_dtype data_type;
     int32_t data_rank;
-    int64_t data_shape[3];
+    int64_t data_shape[CLG_MAX_RANK];
     clg_dtype index_type;
     int32_t indices_rank;
-    int64_t indices_shape[3];
-    int64_t axis, batch_dims; /* GatherElements: the axis; GatherND: batch_dims */
+    int64_t indices_shape[CLG_MAX_RANK];
+    int64_t axis, batch_dims; /* Gather: both; GatherElements: the axis; GatherND: batch_dims */
     uint64_t seed;            /* indices: seed, data: seed + 1 (tree: step ids, parents, lengths: +0, +1, +2) */
     primary_time primary;
+    int scaled_dims;                     /* how many dimensions --scale multiplies */
+    int scaled_is_data[MAX_SCALED_DIMS]; /* 1: a data dimension, 0: an indices dimension */
+    int scaled_dim[MAX_SCALED_DIMS];     /* which */
+    int64_t scale;                       /* the factor applied (1: the table's sizes) */
 } case_spec;
 
-/* one row per case */
-/* clang-format off */
-static const case_spec CASES[] = {
-    {"embedding-f32", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {100000, 768}, CLG_I32, 1, {32768}, 0, 0, 1000,
-     PRIMARY_KERNEL},
-    {"embedding-f16-i64", KIND_GATHER, CLG_OV_GATHER_8, CLG_F16, 2, {32000, 4096}, CLG_I64, 1, {8192}, 0, 0, 1100,
-     PRIMARY_KERNEL},
-    {"rows-u8", KIND_GATHER, CLG_OV_GATHER_8, CLG_U8, 2, {1000000, 64}, CLG_I32, 1, {262144}, 0, 0, 1200,
-     PRIMARY_KERNEL},
-    {"batched", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 3, {64, 512, 256}, CLG_I64, 2, {64, 128}, 1, 1, 1300,
-     PRIMARY_KERNEL},
-    {"middle-axis", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 3, {256, 1024, 32}, CLG_I32, 1, {512}, 1, 0, 1400,
-     PRIMARY_KERNEL},
-    {"last-axis", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {8192, 8192}, CLG_I32, 1, {4096}, 1, 0, 1500,
-     PRIMARY_KERNEL},
-    {"onnx-checked", KIND_GATHER, CLG_ONNX_13, CLG_F32, 2, {100000, 768}, CLG_I32, 1, {32768}, 0, 0, 1000,
-     PRIMARY_WALL},
-    {"tiny", KIND_GATHER, CLG_OV_GATHER_8, CLG_F32, 2, {16, 16}, CLG_I32, 1, {4}, 0, 0, 1700, PRIMARY_WALL},
-    {"gather-tree", KIND_TREE, CLG_PRESET_INVALID, CLG_I32, 3, {256, 128, 16}, CLG_I32, 0, {0}, 0, 0, 1800,
-     PRIMARY_WALL},
-    /* dequantizing gather (QUANT_CASES below): data_shape is the table's logical [rows, values] */
-    {"embedding-q4", KIND_QUANT, CLG_PRESET_INVALID, CLG_F16, 2, {151936, 2048}, CLG_I64, 1, {8192}, 0, 0, 1900,
-     PRIMARY_KERNEL},
-    {"embedding-q8-ggml", KIND_QUANT, CLG_PRESET_INVALID, CLG_F32, 2, {128256, 4096}, CLG_I64, 1, {4096}, 0, 0, 2000,
-     PRIMARY_KERNEL},
-    {"embedding-q4-ort-u8", KIND_QUANT, CLG_PRESET_INVALID, CLG_F16, 2, {151936, 2048}, CLG_I64, 1, {8192}, 0, 0, 1950,
-     PRIMARY_KERNEL},
-    {"gather-elements-rows", KIND_ELEMENTS, CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, {4096, 4096}, CLG_I64, 2,
-     {4096, 1024}, 1, 0, 1900, PRIMARY_KERNEL},
-    {"gather-elements-axis0", KIND_ELEMENTS, CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, {4096, 4096}, CLG_I64, 2,
-     {4096, 1024}, 0, 0, 2000, PRIMARY_KERNEL},
-    {"gather-nd-slices", KIND_ND, CLG_OV_GATHER_ND_8, CLG_F32, 3, {64, 512, 256}, CLG_I64, 3, {64, 1024, 1}, 0, 1,
-     2100, PRIMARY_KERNEL},
-    {"gather-nd-points", KIND_ND, CLG_OV_GATHER_ND_8, CLG_F32, 2, {1024, 1024}, CLG_I64, 2, {1048576, 2}, 0, 0, 2200,
-     PRIMARY_KERNEL},
-};
-/* clang-format on */
-#define NUM_CASES (sizeof CASES / sizeof CASES[0])
+/* The table, parsed from bench/cases.txt (compiled in as BENCH_CASES_TEXT) or from --cases FILE. */
+#include "bench_cases_text.h"
+static case_spec *CASES;
+static size_t NUM_CASES;
+
+/* What a case moves (the bytes its GB/s counts) and the device memory it takes: its largest buffer
+ * and all of them together. */
+typedef struct case_footprint {
+    uint64_t moved, largest, total;
+} case_footprint;
+
+static case_footprint case_bytes(const case_spec *c, int64_t quant_block_size);
 
 typedef struct case_result {
     const char *name;
@@ -154,6 +144,7 @@ typedef struct case_result {
     double ref_median, speedup;
     int repeats;
     uint64_t index_fnv;
+    int64_t scale; /* the factor the case ran at */
     char timing[8];
 } case_result;
 
@@ -225,6 +216,191 @@ static void *xmalloc(size_t n)
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* The case table                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define TABLE_DIE(where, line, ...)                              \
+    do {                                                         \
+        fprintf(stderr, "clgather-bench: %s:%d: ", where, line); \
+        fprintf(stderr, __VA_ARGS__);                            \
+        fprintf(stderr, "\n");                                   \
+        exit(1);                                                 \
+    } while (0)
+
+static int64_t parse_count(const char *s, const char *where, int line)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno || v < 0) TABLE_DIE(where, line, "'%s' is not a count", s);
+    return (int64_t)v;
+}
+
+/* TYPE[d0,d1,...] into a type, a rank and a shape. */
+static void parse_tensor(char *text, clg_dtype *type, int32_t *rank, int64_t *shape, const char *where, int line)
+{
+    char *open = strchr(text, '['), *close = strrchr(text, ']');
+    if (!open || !close || close < open || close[1] != '\0')
+        TABLE_DIE(where, line, "'%s' is not TYPE[d0,d1,...]", text);
+    *open = '\0', *close = '\0';
+    *type = clg_dtype_from_name(text);
+    if (*type == CLG_DTYPE_INVALID) TABLE_DIE(where, line, "unknown element type '%s'", text);
+    *rank = 0;
+    for (char *save = NULL, *dim = strtok_r(open + 1, ",", &save); dim; dim = strtok_r(NULL, ",", &save)) {
+        if (*rank == CLG_MAX_RANK) TABLE_DIE(where, line, "more than %d dimensions", CLG_MAX_RANK);
+        shape[(*rank)++] = parse_count(dim, where, line);
+    }
+}
+
+/* data:0,indices:1 into the case's scaled dimensions. */
+static void parse_scale(char *text, case_spec *c, const char *where, int line)
+{
+    if (!strcmp(text, "none")) return;
+    for (char *save = NULL, *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(item, ':');
+        if (!colon || c->scaled_dims == MAX_SCALED_DIMS) TABLE_DIE(where, line, "bad scale item '%s'", item);
+        *colon = '\0';
+        if (strcmp(item, "data") && strcmp(item, "indices"))
+            TABLE_DIE(where, line, "scale names data or indices, not '%s'", item);
+        c->scaled_is_data[c->scaled_dims] = !strcmp(item, "data");
+        c->scaled_dim[c->scaled_dims++] = (int)parse_count(colon + 1, where, line);
+    }
+}
+
+/* One key=value of a case line. A new field (a kernel variant, a profile) goes here. */
+static void parse_case_field(case_spec *c, const char *key, char *value, const char *op, const char *where, int line)
+{
+    if (!strcmp(key, "op")) {
+        /* read first, by parse_case_line */
+    } else if (!strcmp(key, "preset")) {
+        c->preset = c->kind == KIND_GATHER     ? (int)clg_preset_from_name(value)
+                    : c->kind == KIND_ELEMENTS ? (int)clg_gather_elements_preset_from_name(value)
+                    : c->kind == KIND_ND       ? (int)clg_gather_nd_preset_from_name(value)
+                                               : -1;
+        if (c->preset <= 0) TABLE_DIE(where, line, "no %s preset '%s'", op, value);
+    } else if (!strcmp(key, "data")) {
+        parse_tensor(value, &c->data_type, &c->data_rank, c->data_shape, where, line);
+    } else if (!strcmp(key, "indices")) {
+        parse_tensor(value, &c->index_type, &c->indices_rank, c->indices_shape, where, line);
+    } else if (!strcmp(key, "axis")) {
+        c->axis = parse_count(value, where, line);
+    } else if (!strcmp(key, "batch_dims")) {
+        c->batch_dims = parse_count(value, where, line);
+    } else if (!strcmp(key, "seed")) {
+        c->seed = (uint64_t)parse_count(value, where, line);
+    } else if (!strcmp(key, "time")) {
+        if (strcmp(value, "kernel") && strcmp(value, "wall")) TABLE_DIE(where, line, "time is kernel or wall");
+        c->primary = !strcmp(value, "wall") ? PRIMARY_WALL : PRIMARY_KERNEL;
+    } else if (!strcmp(key, "layout")) {
+        c->layout = !strcmp(value, "ort-u4")      ? LAYOUT_ORT_U4
+                    : !strcmp(value, "ort-u8")    ? LAYOUT_ORT_U8
+                    : !strcmp(value, "ggml-q8_0") ? LAYOUT_GGML_Q8_0
+                                                  : LAYOUT_NONE;
+        if (c->layout == LAYOUT_NONE) TABLE_DIE(where, line, "unknown layout '%s'", value);
+    } else if (!strcmp(key, "scale")) {
+        parse_scale(value, c, where, line);
+    } else {
+        TABLE_DIE(where, line, "unknown field '%s'", key);
+    }
+}
+
+static case_kind kind_of_op(const char *op, const char *where, int line)
+{
+    static const struct {
+        const char *name;
+        case_kind kind;
+    } ops[] = {{"gather", KIND_GATHER},
+               {"elements", KIND_ELEMENTS},
+               {"nd", KIND_ND},
+               {"tree", KIND_TREE},
+               {"quantized", KIND_QUANT}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; ++i)
+        if (!strcmp(op, ops[i].name)) return ops[i].kind;
+    TABLE_DIE(where, line, "unknown op '%s'", op ? op : "(none)");
+}
+
+/* A case line: its name, then key=value fields (op first, whatever its place: the preset depends on it). */
+static void parse_case_line(char *text, case_spec *c, const char *where, int line)
+{
+    memset(c, 0, sizeof *c);
+    c->scale = 1;
+    char *fields[32];
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(text, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+        if (n == 32) TABLE_DIE(where, line, "too many fields");
+        fields[n++] = tok;
+    }
+    if (n == 0) TABLE_DIE(where, line, "an empty case");
+    if (strlen(fields[0]) >= sizeof c->name) TABLE_DIE(where, line, "name too long");
+    strcpy(c->name, fields[0]);
+    const char *op = NULL;
+    for (int i = 1; i < n; ++i)
+        if (!strncmp(fields[i], "op=", 3)) op = fields[i] + 3;
+    c->kind = kind_of_op(op, where, line);
+    for (int i = 1; i < n; ++i) {
+        char *eq = strchr(fields[i], '=');
+        if (!eq) TABLE_DIE(where, line, "'%s' is not key=value", fields[i]);
+        *eq = '\0';
+        parse_case_field(c, fields[i], eq + 1, op, where, line);
+    }
+    if (c->data_rank == 0) TABLE_DIE(where, line, "no data=");
+    if (c->kind != KIND_TREE && c->indices_rank == 0) TABLE_DIE(where, line, "no indices=");
+    if ((c->kind == KIND_QUANT) != (c->layout != LAYOUT_NONE)) TABLE_DIE(where, line, "layout= is for op=quantized");
+    if (c->kind != KIND_TREE && c->kind != KIND_QUANT && c->preset == 0) TABLE_DIE(where, line, "no preset=");
+    for (int i = 0; i < c->scaled_dims; ++i)
+        if (c->scaled_dim[i] >= (c->scaled_is_data[i] ? c->data_rank : c->indices_rank))
+            TABLE_DIE(where, line, "scale names a dimension the tensor lacks");
+    for (size_t k = 0; k < NUM_CASES; ++k)
+        if (!strcmp(CASES[k].name, c->name)) TABLE_DIE(where, line, "a second case '%s'", c->name);
+}
+
+/* Parse a whole table (blank lines and '#' comments skipped) into CASES. */
+static void load_cases(const char *table, const char *where)
+{
+    char *copy = xmalloc(strlen(table) + 1);
+    strcpy(copy, table);
+    int line = 0;
+    for (char *next = copy; next;) {
+        char *text = next;
+        char *nl = strchr(next, '\n');
+        next = nl ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        ++line;
+        char *hash = strchr(text, '#');
+        if (hash) *hash = '\0';
+        if (strspn(text, " \t\r") == strlen(text)) continue;
+        CASES = realloc(CASES, (NUM_CASES + 1) * sizeof *CASES);
+        if (!CASES) DIE("cannot allocate the case table");
+        case_spec parsed;
+        parse_case_line(text, &parsed, where, line);
+        CASES[NUM_CASES++] = parsed;
+    }
+    free(copy);
+    if (!NUM_CASES) DIE("%s has no cases", where);
+}
+
+static void load_cases_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) DIE("cannot read %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *text = xmalloc(cap);
+    size_t got;
+    while ((got = fread(text + len, 1, cap - 1 - len, f)) > 0) {
+        len += got;
+        if (len == cap - 1) {
+            cap *= 2;
+            text = realloc(text, cap);
+            if (!text) DIE("cannot allocate %zu bytes", cap);
+        }
+    }
+    fclose(f);
+    text[len] = '\0';
+    load_cases(text, path);
+    free(text);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* The bench's own kernels                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -243,6 +419,7 @@ typedef struct bench_env {
     cl_mem flush_src, flush_dst;
     size_t flush_bytes;
     size_t max_alloc;
+    uint64_t global_mem;
     double copy_gbps;
     double empty_rt_median, empty_rt_min;
     int64_t quant_block_size; /* --block-size: the ONNX Runtime cases' block size (0: their own, 32) */
@@ -279,8 +456,7 @@ static double flush_cache(bench_env *env)
 /* Copies until the device has run steadily for SETTLE_SECONDS, just before a case's timed runs. The
  * copy ceiling is measured after most of a second of copies; a case's runs come after its CPU
  * reference, on one thread, and on a small virtual machine the first few milliseconds of work on
- * every thread after that run slow, copies included (bench/RESULTS.md, 2026-11-26, "Where
- * embedding-q4's slow runs come from"). */
+ * every thread after that run slow, copies included. */
 #define SETTLE_SECONDS 0.2
 static void settle(bench_env *env)
 {
@@ -408,27 +584,34 @@ static void summarize_times(case_result *res, double *kernel_s, double *wall_s, 
     res->wall_median = median_of(wall_s, n);
 }
 
+/* The descriptor of a KIND_GATHER case; axis_value holds its axis tensor's value. */
+static void gather_desc_of_case(const case_spec *c, clg_gather_desc *desc, int64_t *axis_value)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->preset = (clg_preset)c->preset;
+    desc->data.type = c->data_type;
+    desc->data.rank = c->data_rank;
+    for (int i = 0; i < c->data_rank; ++i) desc->data.shape[i] = c->data_shape[i];
+    desc->indices.type = c->index_type;
+    desc->indices.rank = c->indices_rank;
+    for (int i = 0; i < c->indices_rank; ++i) desc->indices.shape[i] = c->indices_shape[i];
+    *axis_value = c->axis;
+    if (c->preset >= CLG_OV_GATHER_1) {
+        desc->axis_tensor.type = CLG_I64;
+        desc->axis_tensor.rank = 0;
+        desc->axis_value = axis_value;
+        desc->batch_dims = c->batch_dims;
+    } else {
+        desc->axis = c->axis;
+    }
+}
+
 static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
                             case_result *res)
 {
     clg_gather_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.preset = (clg_preset)c->preset;
-    desc.data.type = c->data_type;
-    desc.data.rank = c->data_rank;
-    for (int i = 0; i < c->data_rank; ++i) desc.data.shape[i] = c->data_shape[i];
-    desc.indices.type = c->index_type;
-    desc.indices.rank = c->indices_rank;
-    for (int i = 0; i < c->indices_rank; ++i) desc.indices.shape[i] = c->indices_shape[i];
-    int64_t axis_value = c->axis;
-    if (c->preset >= CLG_OV_GATHER_1) {
-        desc.axis_tensor.type = CLG_I64;
-        desc.axis_tensor.rank = 0;
-        desc.axis_value = &axis_value;
-        desc.batch_dims = c->batch_dims;
-    } else {
-        desc.axis = c->axis;
-    }
+    int64_t axis_value;
+    gather_desc_of_case(c, &desc, &axis_value);
     uint64_t data_bytes, index_bytes, out_bytes;
     check_clg(clg_gather_sizes(&desc, &data_bytes, &index_bytes, &out_bytes), c->name);
 
@@ -442,7 +625,7 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     for (size_t i = 0; i < index_count; ++i)
         store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % A));
     res->index_fnv = fnv1a(indices, index_bytes);
-    res->bytes = index_bytes + 2 * out_bytes; /* indices read + gathered rows read + output written */
+    res->bytes = case_bytes(c, 0).moved;
 
     /* CPU reference, timed */
     void *expect = xmalloc(out_bytes);
@@ -508,9 +691,9 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
 /* Dequantizing gather                                                                            */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* The descriptor of a KIND_QUANT case: embedding-q4 is ONNX Runtime's u4 with f16 scales per 32
- * values; embedding-q4-ort-u8 the same table in ONNX Runtime's usual form, u8 with bits 4 and u8 zero
- * points two a byte; embedding-q8-ggml is ggml q8_0 rows. data_type is the output type. */
+/* The descriptor of a KIND_QUANT case: ort-u4 is ONNX Runtime's u4 with f16 scales per block of 32
+ * values (--block-size: another size); ort-u8 the same table in ONNX Runtime's usual form, u8 with
+ * bits 4 and u8 zero points two a byte; ggml-q8_0 is ggml q8_0 rows. data_type is the output type. */
 static void quant_desc_of_case(const case_spec *c, int64_t block_size, clg_gather_quantized_desc *desc)
 {
     memset(desc, 0, sizeof *desc);
@@ -521,8 +704,8 @@ static void quant_desc_of_case(const case_spec *c, int64_t block_size, clg_gathe
     desc->output_type = c->data_type;
     desc->data.rank = 2;
     desc->data.shape[0] = rows;
-    if (!strncmp(c->name, "embedding-q4", 12)) {
-        const int u8 = !strcmp(c->name, "embedding-q4-ort-u8");
+    if (c->layout == LAYOUT_ORT_U4 || c->layout == LAYOUT_ORT_U8) {
+        const int u8 = c->layout == LAYOUT_ORT_U8;
         desc->layout = CLG_QUANT_ORT_BLOCK;
         desc->data.type = u8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
         desc->bits = u8 ? 4 : 0;
@@ -578,8 +761,7 @@ static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int r
     for (size_t i = 0; i < index_count; ++i)
         store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % (uint64_t)rows));
     res->index_fnv = fnv1a(indices, index_bytes);
-    /* indices read + the gathered rows' packed bytes, scales and zero points read + output written */
-    res->bytes = index_bytes + (data_bytes + scale_bytes + zp_bytes) / (uint64_t)rows * index_count + out_bytes;
+    res->bytes = case_bytes(c, env->quant_block_size).moved;
 
     void *expect = xmalloc(out_bytes);
     double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
@@ -722,7 +904,7 @@ static void run_family_case(bench_env *env, const case_spec *c, int repeat, int 
     for (size_t i = 0; i < index_count; ++i)
         store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % family_index_extent(c, i)));
     res->index_fnv = fnv1a(indices, index_bytes);
-    res->bytes = index_bytes + 2 * out_bytes; /* indices read + gathered elements read + output written */
+    res->bytes = case_bytes(c, 0).moved;
 
     void *expect = xmalloc(out_bytes);
     double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
@@ -788,7 +970,7 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
         lens[b] = (int32_t)(T / 2 + (int64_t)(splitmix_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
     res->index_fnv = fnv1a(parents, n * 4);
     const size_t bytes = n * 4;
-    res->bytes = 3 * bytes + (uint64_t)Bt * 4 + 4; /* step ids + parents read, output written */
+    res->bytes = case_bytes(c, 0).moved;
 
     int32_t *expect = xmalloc(bytes);
     double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
@@ -847,6 +1029,95 @@ static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int re
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Sizes, and --scale                                                                             */
+/* ---------------------------------------------------------------------------------------------- */
+
+static case_footprint footprint_of(uint64_t moved, const uint64_t *buffers, int n)
+{
+    case_footprint f = {moved, 0, 0};
+    for (int i = 0; i < n; ++i) {
+        f.largest = buffers[i] > f.largest ? buffers[i] : f.largest;
+        f.total += buffers[i];
+    }
+    return f;
+}
+
+static case_footprint case_bytes(const case_spec *c, int64_t quant_block_size)
+{
+    uint64_t data_bytes = 0, index_bytes = 0, out_bytes = 0;
+    if (c->kind == KIND_GATHER) {
+        clg_gather_desc desc;
+        int64_t axis_value;
+        gather_desc_of_case(c, &desc, &axis_value);
+        check_clg(clg_gather_sizes(&desc, &data_bytes, &index_bytes, &out_bytes), c->name);
+    } else if (c->kind == KIND_ELEMENTS || c->kind == KIND_ND) {
+        const family_call f = family_call_of(c);
+        family_sizes(&f, &data_bytes, &index_bytes, &out_bytes);
+    } else if (c->kind == KIND_QUANT) {
+        clg_gather_quantized_desc desc;
+        quant_desc_of_case(c, quant_block_size, &desc);
+        uint64_t scale_bytes, zp_bytes;
+        check_clg(clg_gather_quantized_sizes(&desc, &data_bytes, &index_bytes, &scale_bytes, &zp_bytes, &out_bytes),
+                  c->name);
+        const uint64_t index_count = index_bytes / clg_dtype_size(c->index_type);
+        const uint64_t row_bytes = (data_bytes + scale_bytes + zp_bytes) / (uint64_t)c->data_shape[0];
+        const uint64_t buffers[] = {data_bytes, index_bytes, scale_bytes, zp_bytes, out_bytes};
+        /* indices read + the gathered rows' packed bytes, scales and zero points read + output written */
+        return footprint_of(index_bytes + row_bytes * index_count + out_bytes, buffers, 5);
+    } else {
+        const uint64_t ids = (uint64_t)(c->data_shape[0] * c->data_shape[1] * c->data_shape[2]) * 4;
+        const uint64_t lens = (uint64_t)c->data_shape[1] * 4;
+        const uint64_t buffers[] = {ids, ids, lens, 4, ids};
+        return footprint_of(3 * ids + lens + 4, buffers, 5); /* step ids + parents read, output written */
+    }
+    const uint64_t buffers[] = {data_bytes, index_bytes, out_bytes};
+    /* indices read + gathered elements read + output written */
+    return footprint_of(index_bytes + 2 * out_bytes, buffers, 3);
+}
+
+/* The case with each dimension its scale= names multiplied by factor. */
+static case_spec scaled_case(const case_spec *c, int64_t factor)
+{
+    case_spec s = *c;
+    for (int i = 0; i < c->scaled_dims; ++i) {
+        int64_t *shape = c->scaled_is_data[i] ? s.data_shape : s.indices_shape;
+        shape[c->scaled_dim[i]] *= factor;
+    }
+    s.scale = c->scaled_dims ? factor : 1;
+    return s;
+}
+
+/* --scale auto: what a case should move. On a CPU several times the last-level cache, so a run streams
+ * from memory; on a GPU about 1 GiB, so a run lasts far longer than a launch. */
+static uint64_t auto_scale_target(const bench_env *env)
+{
+    cl_device_type type = 0;
+    clGetDeviceInfo(env->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    if (!(type & CL_DEVICE_TYPE_CPU)) return (uint64_t)1 << 30;
+    cl_ulong cache = 0;
+    clGetDeviceInfo(env->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
+    return 4 * (uint64_t)(cache ? cache : 32 * MIB);
+}
+
+/* The factor a case runs at: --scale N, or under --scale auto (scale_request 0) the smallest that
+ * moves the target, never below the table's sizes, and no larger than its buffers fit: each within
+ * the device's largest allocation, all of them within a quarter of its memory. */
+static int64_t scale_factor_of(const bench_env *env, const case_spec *c, int64_t scale_request)
+{
+    if (!c->scaled_dims) return 1;
+    if (scale_request > 0) return scale_request;
+    const case_footprint base = case_bytes(c, env->quant_block_size);
+    const uint64_t target = auto_scale_target(env);
+    int64_t f = base.moved >= target ? 1 : (int64_t)((target + base.moved - 1) / base.moved);
+    for (; f > 1; --f) {
+        const case_spec s = scaled_case(c, f);
+        const case_footprint fp = case_bytes(&s, env->quant_block_size);
+        if (fp.largest <= env->max_alloc && fp.total <= env->global_mem / 4) break;
+    }
+    return f;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Output                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -874,7 +1145,7 @@ static void json_number(FILE *f, double v)
 }
 
 static void write_json(const char *path, const bench_env *env, const clg_device_info *info, const case_result *res,
-                       size_t count, int repeat, const first_call_times *fc)
+                       size_t count, int repeat, int64_t scale_request, const first_call_times *fc)
 {
     FILE *f = fopen(path, "w");
     if (!f) DIE("cannot write %s: %s", path, strerror(errno));
@@ -889,6 +1160,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
     fprintf(f, ",\n  \"repeat\": %d,\n  \"kernel_time\": \"%s\",\n  \"quant_block_size\": %lld,\n  \"copy_gbps\": ",
             repeat, profiling_unusable ? "wall" : "profiled", (long long)env->quant_block_size);
     json_number(f, env->copy_gbps);
+    if (scale_request)
+        fprintf(f, ",\n  \"scale\": %lld", (long long)scale_request);
+    else
+        fprintf(f, ",\n  \"scale\": \"auto\",\n  \"scale_target_bytes\": %" PRIu64, auto_scale_target(env));
     fputs(",\n  \"empty_kernel_roundtrip_s\": ", f);
     json_number(f, env->empty_rt_median);
     if (fc->ok) {
@@ -911,7 +1186,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
             fputs("}", f);
             continue;
         }
-        fprintf(f, ", \"available\": true, \"bytes\": %" PRIu64 ", \"median_s\": ", r->bytes);
+        /* per-case facts of the run: its scale (a kernel variant or profile would go beside it) */
+        fprintf(f,
+                ", \"available\": true, \"scale\": %lld, \"bytes\": %" PRIu64 ", \"median_s\": ", (long long)r->scale,
+                r->bytes);
         json_number(f, r->median);
         fputs(", \"min_s\": ", f);
         json_number(f, r->min);
@@ -957,13 +1235,73 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE]\n"
-               "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
-               "                      [--stream auto|on|off] [--block-size N] [--no-first-call] [--list]\n"
-               "--block-size N: the ONNX Runtime dequantizing cases (embedding-q4*) with blocks of N values\n"
-               "cases:");
+    fprintf(f,
+            "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]\n"
+            "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
+            "                      [--stream auto|on|off] [--block-size N] [--no-first-call]\n"
+            "                      [--cases FILE] [--list [--json]]\n"
+            "--scale N: every case's scaled dimensions (bench/cases.txt) times N; auto: each case moves about\n"
+            "    1 GiB on a GPU, 4x the last-level cache on a CPU, as its buffers fit; default 1 (the table's sizes)\n"
+            "--block-size N: the ONNX Runtime dequantizing cases (layout ort-u4, ort-u8) with blocks of N values\n"
+            "--cases FILE: read the cases from FILE instead of the built-in bench/cases.txt\n"
+            "--list: the case names, one a line; with --json, the whole table as JSON\n"
+            "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
     fprintf(f, "\n");
+}
+
+static const char *op_name(case_kind kind)
+{
+    static const char *const names[] = {[KIND_GATHER] = "gather",
+                                        [KIND_ELEMENTS] = "elements",
+                                        [KIND_ND] = "nd",
+                                        [KIND_TREE] = "tree",
+                                        [KIND_QUANT] = "quantized"};
+    return names[kind];
+}
+
+static const char *preset_name_of(const case_spec *c)
+{
+    switch (c->kind) {
+    case KIND_GATHER: return clg_preset_name((clg_preset)c->preset);
+    case KIND_ELEMENTS: return clg_gather_elements_preset_name((clg_gather_elements_preset)c->preset);
+    case KIND_ND: return clg_gather_nd_preset_name((clg_gather_nd_preset)c->preset);
+    default: return NULL;
+    }
+}
+
+static void json_tensor(FILE *f, clg_dtype type, int32_t rank, const int64_t *shape)
+{
+    fprintf(f, "{\"type\": \"%s\", \"shape\": [", clg_dtype_name(type));
+    for (int32_t i = 0; i < rank; ++i) fprintf(f, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    fputs("]}", f);
+}
+
+/* --list --json: the table as the Python scripts could read it, field for field. */
+static void list_json(FILE *f)
+{
+    static const char *const layouts[] = {
+        [LAYOUT_NONE] = NULL, [LAYOUT_ORT_U4] = "ort-u4", [LAYOUT_ORT_U8] = "ort-u8", [LAYOUT_GGML_Q8_0] = "ggml-q8_0"};
+    fputs("[", f);
+    for (size_t i = 0; i < NUM_CASES; ++i) {
+        const case_spec *c = &CASES[i];
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"op\": \"%s\"", i ? "," : "", c->name, op_name(c->kind));
+        if (preset_name_of(c)) fprintf(f, ", \"preset\": \"%s\"", preset_name_of(c));
+        if (layouts[c->layout]) fprintf(f, ", \"layout\": \"%s\"", layouts[c->layout]);
+        fputs(", \"data\": ", f);
+        json_tensor(f, c->data_type, c->data_rank, c->data_shape);
+        if (c->kind != KIND_TREE) {
+            fputs(", \"indices\": ", f);
+            json_tensor(f, c->index_type, c->indices_rank, c->indices_shape);
+        }
+        fprintf(f, ", \"axis\": %lld, \"batch_dims\": %lld, \"seed\": %llu, \"time\": \"%s\", \"scale\": [",
+                (long long)c->axis, (long long)c->batch_dims, (unsigned long long)c->seed,
+                c->primary == PRIMARY_WALL ? "wall" : "kernel");
+        for (int d = 0; d < c->scaled_dims; ++d)
+            fprintf(f, "%s\"%s:%d\"", d ? ", " : "", c->scaled_is_data[d] ? "data" : "indices", c->scaled_dim[d]);
+        fputs("]}", f);
+    }
+    fputs("\n]\n", f);
 }
 
 static int parse_int(const char *s, const char *opt)
@@ -978,8 +1316,20 @@ int main(int argc, char **argv)
 {
     const char *device_spec = NULL, *json_path = NULL;
     int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0, first_call = 1, stream = 0;
-    int64_t quant_block_size = 0;
-    int selected[NUM_CASES] = {0};
+    int64_t quant_block_size = 0, scale_request = 1; /* scale_request 0: --scale auto */
+    int list = 0, list_as_json = 0;
+    /* the table first, so that --case and --list see the one --cases names */
+    const char *cases_path = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases_path = argv[i + 1];
+        if (!strcmp(argv[i], "--list")) list = 1; /* then --json takes no file, wherever it stands */
+    }
+    if (cases_path)
+        load_cases_file(cases_path);
+    else
+        load_cases(BENCH_CASES_TEXT, "bench/cases.txt (built in)");
+    int *selected = calloc(NUM_CASES, sizeof *selected);
+    if (!selected) DIE("cannot allocate the case selection");
     int any_selected = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -988,8 +1338,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--list")) {
-            for (size_t c = 0; c < NUM_CASES; ++c) printf("%s\n", CASES[c].name);
-            return 0;
+            /* read above */
         } else if (!strcmp(a, "--no-verify")) {
             verify = 0;
         } else if (!strcmp(a, "--offsets64")) {
@@ -998,13 +1347,19 @@ int main(int argc, char **argv)
             first_call = 0;
         } else if (!strcmp(a, "--first-call-probe")) {
             return first_call_probe(v && *v ? v + 0 : NULL) ? 1 : 0;
+        } else if (!strcmp(a, "--json") && list) {
+            list_as_json = 1; /* --list --json: the table, not a run */
         } else if (!v) {
             usage(stderr);
             DIE("%s needs a value", a);
+        } else if (!strcmp(a, "--cases")) {
+            ++i; /* read above */
         } else if (!strcmp(a, "--device")) {
             device_spec = v, ++i;
         } else if (!strcmp(a, "--json")) {
             json_path = v, ++i;
+        } else if (!strcmp(a, "--scale")) {
+            scale_request = !strcmp(v, "auto") ? 0 : parse_int(v, a), ++i;
         } else if (!strcmp(a, "--repeat")) {
             repeat = parse_int(v, a), ++i;
             if (repeat < 10) fprintf(stderr, "clgather-bench: warning: --repeat %d is below 10\n", repeat);
@@ -1029,9 +1384,17 @@ int main(int argc, char **argv)
             }
             selected[c] = 1, any_selected = 1, ++i;
         } else {
+            /* a kernel-variant option (--kernel NAME) would be read here and recorded per case */
             usage(stderr);
             DIE("unknown option '%s'", a);
         }
+    }
+    if (list) {
+        if (list_as_json)
+            list_json(stdout);
+        else
+            for (size_t c = 0; c < NUM_CASES; ++c) printf("%s\n", CASES[c].name);
+        return 0;
     }
 
     bench_env env;
@@ -1047,6 +1410,7 @@ int main(int argc, char **argv)
     env.cl_ctx = clg_context_cl_context(env.ctx);
     env.device = clg_context_cl_device(env.ctx);
     env.max_alloc = (size_t)info.max_alloc_bytes;
+    env.global_mem = info.global_mem_bytes;
     cl_int err;
     env.queue = clCreateCommandQueue(env.cl_ctx, env.device, CL_QUEUE_PROFILING_ENABLE, &err);
     check_cl(err, "clCreateCommandQueue");
@@ -1076,6 +1440,12 @@ int main(int argc, char **argv)
     printf("driver:  %s (%s)\n", info.driver_version, info.platform_version);
     printf("repeat:  %d timed runs per case after 2 warm-up runs (tiny: %d); CPU reference: %d runs\n", repeat,
            repeat * 20 > 200 ? repeat * 20 : 200, ref_repeat);
+    if (scale_request)
+        printf("scale:   %lld (each case's scaled dimensions times %lld)\n", (long long)scale_request,
+               (long long)scale_request);
+    else
+        printf("scale:   auto (each case moves about %.0f MiB where its buffers fit)\n",
+               (double)auto_scale_target(&env) / (double)MIB);
     fflush(stdout);
 
     measure_copy(&env, repeat);
@@ -1091,14 +1461,17 @@ int main(int argc, char **argv)
            "cpu_ref", "GB/s", "/copy", "/adj", "vs_ref", "check", "note");
     fflush(stdout);
 
-    case_result results[NUM_CASES];
+    case_result *results = calloc(NUM_CASES, sizeof *results);
+    if (!results) DIE("cannot allocate the results");
     size_t count = 0;
     for (size_t c = 0; c < NUM_CASES; ++c) {
         if (any_selected && !selected[c]) continue;
-        const case_spec *cs = &CASES[c];
+        const case_spec scaled = scaled_case(&CASES[c], scale_factor_of(&env, &CASES[c], scale_request));
+        const case_spec *cs = &scaled;
         case_result *r = &results[count++];
         memset(r, 0, sizeof *r);
-        r->name = cs->name;
+        r->name = CASES[c].name;
+        r->scale = cs->scale;
         if (cs->kind == KIND_GATHER)
             run_gather_case(&env, cs, repeat, ref_repeat, verify, r);
         else if (cs->kind == KIND_QUANT)
@@ -1127,8 +1500,12 @@ int main(int argc, char **argv)
                      r->wall_median * 1e6, r->wall_median / r->adjacent_empty_rt, r->adjacent_empty_rt * 1e6);
         else if (wall)
             snprintf(note, sizeof note, "primary time is wall (call + wait)");
-        else if (quant_block_size && !strncmp(r->name, "embedding-q4", 12))
+        else if (quant_block_size && cs->layout != LAYOUT_GGML_Q8_0 && cs->kind == KIND_QUANT)
             snprintf(note, sizeof note, "blocks of %lld values (--block-size)", (long long)quant_block_size);
+        if (cs->scale > 1) {
+            const size_t used = strlen(note);
+            snprintf(note + used, sizeof note - used, "%sscale %lld", used ? "; " : "", (long long)cs->scale);
+        }
         char adjacent[16] = "-";
         if (r->ratio_to_adjacent_copy > 0) snprintf(adjacent, sizeof adjacent, "%.3f", r->ratio_to_adjacent_copy);
         printf("%-18s %9.2f %9.3fms %9.3fms %9.3fms %9.3fms %8.2f %7.3f %7s %8.2fx %7s %s\n", r->name,
@@ -1141,7 +1518,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    /* cross-case figures the targets name */
+    /* figures that compare two cases */
     const case_result *emb = NULL, *chk = NULL;
     int mismatches = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -1164,7 +1541,7 @@ int main(int argc, char **argv)
         else
             printf("first call of a fresh process: could not be measured\n");
     }
-    if (json_path) write_json(json_path, &env, &info, results, count, repeat, &fc);
+    if (json_path) write_json(json_path, &env, &info, results, count, repeat, scale_request, &fc);
 
     clReleaseMemObject(env.flush_src);
     clReleaseMemObject(env.flush_dst);
@@ -1173,6 +1550,9 @@ int main(int argc, char **argv)
     clReleaseProgram(env.program);
     clReleaseCommandQueue(env.queue);
     clg_context_release(env.ctx);
+    free(results);
+    free(selected);
+    free(CASES);
     if (mismatches) {
         fprintf(stderr, "clgather-bench: %d case(s) differ from the CPU reference\n", mismatches);
         return 2;

@@ -1,8 +1,8 @@
 /* clgather-dequant-ceiling: what this machine's cores can do, natively, on clgather-bench's
  * embedding-q4 case (ONNX Runtime u4 table [151936, 2048], f16 scales per 32 values, zero point 8,
  * 8192 random indices, f16 output): hand-written AVX2 + F16C on the same number of threads, with the
- * same index values, against a plain copy measured the same way. It answers "is 0.85 of copy
- * reachable here?" and splits the case into its parts:
+ * same index values, against a plain copy measured the same way. It answers "how close to copy can
+ * the case come on these cores?" and splits the case into its parts:
  *   whole case      gather + dequantize + streaming stores, the next row prefetched (or the row 4
  *                   ahead); with the arithmetic of every value (widen, convert, multiply, narrow) or a
  *                   16-entry table per block looked up with pshufb (the kernel's lookup with AVX2) or,

@@ -1,31 +1,37 @@
 #!/usr/bin/env python3
 """Run clgather-bench's cases through CPU peers and print one table.
 
-    bench/setup_peers.sh                      # once: makes .venv with numpy, onnx, onnxruntime, openvino, gguf, torch
-    .venv/bin/python bench/peers.py --bench build-bench/bench/clgather-bench [--repeat N] [--case NAME]...
+    bench/setup_peers.sh            # once: makes .venv with numpy, onnx, onnxruntime, openvino, gguf, torch
+    .venv/bin/python bench/peers.py [--bench build/bench/clgather-bench] [--repeat N] [--case NAME]... [--scale N]
+    python3 bench/peers.py --list   # the case names, one a line (needs nothing installed)
 
-Same shapes, same index values and same data as clgather-bench: both generate them with the
-counter-based splitmix64 (value i of stream s = mix64(s + (i + 1) * 0x9E3779B97F4A7C15)); the index
-fingerprint (FNV-1a of the index bytes) is checked against the one clgather-bench writes in its JSON.
+The cases are bench/cases.txt, the table clgather-bench reads too. Same shapes, same index values and
+same data as clgather-bench: both generate them with the counter-based splitmix64 (value i of stream s =
+mix64(s + (i + 1) * 0x9E3779B97F4A7C15)); the index fingerprint (FNV-1a of the index bytes) is checked
+against the one clgather-bench writes in its JSON, and each case runs at the scale factor that JSON
+gives it.
 
 Peers: numpy.take, torch.index_select (batched: advanced indexing, which has no batch_dims), ONNX
 Runtime CPU (one-node Gather model; batched: GatherND with batch_dims=1), the OpenVINO CPU plugin
 (Gather-8; GatherTree-1 for the tree case); for GatherElements numpy.take_along_axis, torch.gather,
 ONNX Runtime's GatherElements and OpenVINO's GatherElements-6; for GatherND advanced indexing in numpy
 and torch, ONNX Runtime's GatherND and OpenVINO's GatherND-8; and a numpy / torch GatherTree written as
-a loop over time steps vectorized over batch and beam. The dequantizing-gather cases (embedding-q4, embedding-q8-ggml)
-run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch (gather the packed rows,
-then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize. Each peer is timed like clgather's wall time: median over
---repeat runs after warm-up, output preallocated where the API allows, caches flushed between runs
-by copying a 64 MiB scratch array. clgather's figure is clgather-bench's wall time (API call + wait).
-Outputs of all peers are checked against numpy's.
+a loop over time steps vectorized over batch and beam. The dequantizing-gather cases (layouts ort-u4,
+ort-u8, ggml-q8_0) run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch
+(gather the packed rows, then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize.
+Each peer is timed like clgather's wall time: median over --repeat runs after warm-up, output
+preallocated where the API allows, caches flushed between runs by copying a scratch array twice the
+last-level cache (at least 64 MiB), as clgather-bench does.
+clgather's figure is clgather-bench's wall time (API call + wait). Outputs of all peers are checked
+against numpy's.
 
-This machine's speed drifts by up to 2x within minutes, so clgather is timed next to its peers: each
-case runs through clgather-bench just before its peers and again just after, and clgather's figure is
-the mean of the two wall medians (linear drift cancels). --clgather-json instead takes every case from
-one earlier clgather-bench run, which can sit minutes away from the peers' times.
+A shared machine's speed can drift within minutes, so clgather is timed next to its peers: each case
+runs through clgather-bench just before its peers and again just after, and clgather's figure is the
+mean of the two wall medians (linear drift cancels). --clgather-json instead takes every case from one
+earlier clgather-bench run, which can sit minutes away from the peers' times.
 """
 import argparse
+import glob
 import json
 import os
 import subprocess
@@ -33,49 +39,34 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as case_table  # noqa: E402
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-M1 = np.uint64(0xBF58476D1CE4E5B9)
-M2 = np.uint64(0x94D049BB133111EB)
+try:
+    import numpy as np
+except ImportError:  # --list needs no numpy; everything else does
+    np = None
 
-# name, data dtype, data shape, index dtype, index shape, axis, batch_dims, seed  (as in clgather_bench.c)
-CASES = [
-    ("embedding-f32", np.float32, (100000, 768), np.int32, (32768,), 0, 0, 1000),
-    ("embedding-f16-i64", np.float16, (32000, 4096), np.int64, (8192,), 0, 0, 1100),
-    ("rows-u8", np.uint8, (1000000, 64), np.int32, (262144,), 0, 0, 1200),
-    ("batched", np.float32, (64, 512, 256), np.int64, (64, 128), 1, 1, 1300),
-    ("middle-axis", np.float32, (256, 1024, 32), np.int32, (512,), 1, 0, 1400),
-    ("last-axis", np.float32, (8192, 8192), np.int32, (4096,), 1, 0, 1500),
-    ("onnx-checked", np.float32, (100000, 768), np.int32, (32768,), 0, 0, 1000),
-    ("tiny", np.float32, (16, 16), np.int32, (4,), 0, 0, 1700),
-]
-TREE = ("gather-tree", (256, 128, 16), 1800)
-# dequantizing gather: name, rows, values a row, index count, seed (as in clgather_bench.c)
-QUANT_CASES = [
-    ("embedding-q4", 151936, 2048, 8192, 1900),    # u4, f16 scales per 32 values, f16 out
-    ("embedding-q8-ggml", 128256, 4096, 4096, 2000),  # ggml q8_0 rows, f32 out
-]
-# name, kind, data dtype, data shape, index dtype, index shape, axis (elements) / batch_dims (nd), seed
-FAMILY = [
-    ("gather-elements-rows", "elements", np.float32, (4096, 4096), np.int64, (4096, 1024), 1, 1900),
-    ("gather-elements-axis0", "elements", np.float32, (4096, 4096), np.int64, (4096, 1024), 0, 2000),
-    ("gather-nd-slices", "nd", np.float32, (64, 512, 256), np.int64, (64, 1024, 1), 1, 2100),
-    ("gather-nd-points", "nd", np.float32, (1024, 1024), np.int64, (1048576, 2), 0, 2200),
-]
 SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf"]
+# the table's element type names, as numpy types
+NUMPY_TYPES = {"f32": "float32", "f16": "float16", "u8": "uint8", "i32": "int32", "i64": "int64"}
+
+
+def np_type(name):
+    return np.dtype(NUMPY_TYPES[name])
 
 
 def sm_values(seed, count, start=0):
     """Values start..start+count-1 of splitmix64 stream `seed`, as uint64 (wrapping arithmetic)."""
+    golden, m1, m2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
     out = np.empty(count, dtype=np.uint64)
     chunk = 1 << 22
     with np.errstate(over="ignore"):
         for lo in range(0, count, chunk):
             hi = min(count, lo + chunk)
-            z = np.arange(start + lo + 1, start + hi + 1, dtype=np.uint64) * GOLDEN + np.uint64(seed)
-            z = (z ^ (z >> np.uint64(30))) * M1
-            z = (z ^ (z >> np.uint64(27))) * M2
+            z = np.arange(start + lo + 1, start + hi + 1, dtype=np.uint64) * golden + np.uint64(seed)
+            z = (z ^ (z >> np.uint64(30))) * m1
+            z = (z ^ (z >> np.uint64(27))) * m2
             out[lo:hi] = z ^ (z >> np.uint64(31))
     return out
 
@@ -93,32 +84,39 @@ def fnv1a(b):
 
 
 def make_gather_inputs(case):
-    name, dt, shape, it, ishape, axis, bd, seed = case
-    nbytes = int(np.prod(shape)) * np.dtype(dt).itemsize
-    data = fill_bytes(nbytes, seed + 1).view(dt).reshape(shape)
-    A = shape[axis]
-    idx = (sm_values(seed, int(np.prod(ishape))) % np.uint64(A)).astype(it).reshape(ishape)
+    """Data from stream seed + 1, indices uniform over the axis from stream seed (as clgather_bench.c)."""
+    dt, shape = np_type(case.data_type), case.data_shape
+    nbytes = int(np.prod(shape)) * dt.itemsize
+    data = fill_bytes(nbytes, case.seed + 1).view(dt).reshape(shape)
+    extent = shape[case.axis]
+    count = int(np.prod(case.index_shape))
+    idx = (sm_values(case.seed, count) % np.uint64(extent)).astype(np_type(case.index_type)).reshape(case.index_shape)
     return data, idx
+
+
+def family_attr(case):
+    """GatherElements: the axis; GatherND: batch_dims."""
+    return case.axis if case.op == "elements" else case.batch_dims
 
 
 def make_family_inputs(case):
     """As clgather_bench.c: index i uniform over the extent it indexes (GatherElements: the axis;
     GatherND: component i % m against data.shape[batch_dims + i % m])."""
-    name, kind, dt, shape, it, ishape, attr, seed = case
-    nbytes = int(np.prod(shape)) * np.dtype(dt).itemsize
-    data = fill_bytes(nbytes, seed + 1).view(dt).reshape(shape)
+    dt, shape, ishape, attr = np_type(case.data_type), case.data_shape, case.index_shape, family_attr(case)
+    nbytes = int(np.prod(shape)) * dt.itemsize
+    data = fill_bytes(nbytes, case.seed + 1).view(dt).reshape(shape)
     count = int(np.prod(ishape))
-    if kind == "elements":
+    if case.op == "elements":
         extent = np.full(count, shape[attr], dtype=np.uint64)
     else:
         m = ishape[-1]
         extent = np.tile(np.array(shape[attr:attr + m], dtype=np.uint64), count // m)
-    idx = (sm_values(seed, count) % extent).astype(it).reshape(ishape)
+    idx = (sm_values(case.seed, count) % extent).astype(np_type(case.index_type)).reshape(ishape)
     return data, idx
 
 
-def make_tree_inputs():
-    _, (T, B, W), seed = TREE
+def make_tree_inputs(case):
+    (T, B, W), seed = case.data_shape, case.seed
     n = T * B * W
     steps = (sm_values(seed, n) % np.uint64(1000)).astype(np.int32).reshape(T, B, W)
     parents = (sm_values(seed + 1, n) % np.uint64(W)).astype(np.int32).reshape(T, B, W)
@@ -126,9 +124,24 @@ def make_tree_inputs():
     return steps, parents, lens, np.int32(0)
 
 
+def flush_bytes():
+    """As clgather-bench sizes its evicting copy: twice the largest CPU cache, at least 64 MiB."""
+    largest = 0
+    for path in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*/size"):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+        except OSError:
+            continue
+        units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+        if text and text[-1] in units and text[:-1].isdigit():
+            largest = max(largest, int(text[:-1]) * units[text[-1]])
+    return max(64 << 20, 2 * largest)
+
+
 class Flusher:
-    def __init__(self, nbytes=64 << 20):
-        self.a = np.ones(nbytes, dtype=np.uint8)
+    def __init__(self, nbytes=None):
+        self.a = np.ones(nbytes or flush_bytes(), dtype=np.uint8)
         self.b = np.empty_like(self.a)
 
     def __call__(self):
@@ -254,15 +267,27 @@ def finite_f16_bits(count):
 
 
 def make_quant_inputs(case):
-    name, rows, values, count, seed = case
+    """ort-u4 and ort-u8: packed nibbles (low nibble first) and f16 scales per 32 values; ort-u8 adds
+    u8 zero points two a byte (stream seed + 2). ggml-q8_0: 34-byte blocks, each an f16 scale and 32 int8."""
+    (rows, values), count, seed = case.data_shape, int(np.prod(case.index_shape)), case.seed
     idx = (sm_values(seed, count) % np.uint64(rows)).astype(np.int64)
-    if name == "embedding-q4":
+    if case.layout in ("ort-u4", "ort-u8"):
         packed = fill_bytes(rows * values // 2, seed + 1).reshape(rows, values // 2)
         scales = finite_f16_bits(rows * values // 32).view(np.float16).reshape(rows, values // 32)
-        return {"kind": "q4", "packed": packed, "scales": scales, "idx": idx}
+        inp = {"kind": "q4", "packed": packed, "scales": scales, "idx": idx}
+        if case.layout == "ort-u8":
+            per_row = (values // 32 + 1) // 2
+            inp["zero_points"] = fill_bytes(rows * per_row, seed + 2).reshape(rows, per_row)
+        return inp
     blocks = fill_bytes(rows * values // 32 * 34, seed + 1).reshape(rows, values // 32, 34)
     blocks[:, :, 0:2] = finite_f16_bits(rows * values // 32).view(np.uint8).reshape(rows, values // 32, 2)
     return {"kind": "q8_0", "blocks": blocks, "idx": idx}
+
+
+def unpack_zero_points(packed, blocks):
+    """[rows, blocks] zero points of [rows, (blocks + 1) // 2] bytes, low nibble first, as f32."""
+    both = np.stack((packed & 15, packed >> 4), axis=-1).reshape(packed.shape[0], -1)
+    return both[:, :blocks].astype(np.float32)
 
 
 def q8_0_parts(blocks):
@@ -278,13 +303,18 @@ def numpy_dequant(inp):
         packed, scales = inp["packed"], inp["scales"]
         out = np.empty((idx.size, packed.shape[1] * 2), dtype=np.float16)
 
+        zero_points = inp.get("zero_points")
+
         def run():
             p = packed[idx]
             v = np.empty((idx.size, p.shape[1], 2), dtype=np.float32)
             v[:, :, 0] = p & 15
             v[:, :, 1] = p >> 4
+            v = v.reshape(idx.size, -1, 32)
+            if zero_points is not None:
+                v -= unpack_zero_points(zero_points[idx], scales.shape[1])[:, :, None]
             s = scales[idx].astype(np.float32)
-            out[...] = (v.reshape(idx.size, -1, 32) * s[:, :, None]).reshape(out.shape)
+            out[...] = (v * s[:, :, None]).reshape(out.shape)
         return run, (lambda: out)
     blocks = inp["blocks"]
     out = np.empty((idx.size, blocks.shape[1] * 32), dtype=np.float32)
@@ -303,11 +333,17 @@ def torch_dequant(inp):
     if inp["kind"] == "q4":
         packed = torch.from_numpy(inp["packed"])
         scales = torch.from_numpy(inp["scales"])
+        blocks = inp["scales"].shape[1]
+        zero_points = torch.from_numpy(inp["zero_points"]) if "zero_points" in inp else None
         holder = {}
 
         def run():
             p = packed.index_select(0, ti)
             v = torch.stack((p & 15, p >> 4), dim=-1).to(torch.float32).reshape(ti.numel(), -1, 32)
+            if zero_points is not None:
+                z = zero_points.index_select(0, ti)
+                z = torch.stack((z & 15, z >> 4), dim=-1).reshape(ti.numel(), -1)[:, :blocks]
+                v = v - z.to(torch.float32)[:, :, None]
             s = scales.index_select(0, ti).to(torch.float32)
             holder["o"] = (v * s[:, :, None]).to(torch.float16).reshape(ti.numel(), -1)
         return run, (lambda: holder["o"].numpy())
@@ -322,16 +358,18 @@ def torch_dequant(inp):
 
 
 def ort_dequant(inp):
-    """com.microsoft GatherBlockQuantized, one node. u8 data: q4 as bits 4 with explicit zero points 0
-    (absent ones would mean 8), q8_0 as q + 128 with zero point 128 and f32 scales (the output takes
-    the scales' type), so every value is the same product."""
+    """com.microsoft GatherBlockQuantized, one node. u8 data: q4 as bits 4 with the case's zero points
+    (ort-u8) or explicit zeros (ort-u4; absent ones would mean 8), q8_0 as q + 128 with zero point 128
+    and f32 scales (the output takes the scales' type), so every value is the same product."""
     import onnx
     import onnxruntime as ort
     from onnx import TensorProto, helper
     idx = inp["idx"]
     if inp["kind"] == "q4":
         data, scales = inp["packed"], inp["scales"]
-        zp = np.zeros((data.shape[0], (scales.shape[1] + 1) // 2), dtype=np.uint8)
+        zp = inp.get("zero_points")
+        if zp is None:
+            zp = np.zeros((data.shape[0], (scales.shape[1] + 1) // 2), dtype=np.uint8)
         bits, stype, out_dt = 4, TensorProto.FLOAT16, np.float16
         out_shape = [idx.size, data.shape[1] * 2]
     else:
@@ -518,26 +556,71 @@ def run_clgather(bench, names, repeat, extra):
             return json.load(f)
 
 
+def case_inputs(case):
+    """The case's inputs, the peers that run it, and the fingerprint clgather-bench reports for it."""
+    if case.op == "tree":
+        steps, parents, lens, end = make_tree_inputs(case)
+        return (steps, parents, lens, end), {"numpy": numpy_tree, "torch": torch_tree, "openvino": ov_tree}, fnv1a(parents)
+    if case.op in ("elements", "nd"):
+        data, idx = make_family_inputs(case)
+        makers = {"numpy": numpy_family, "torch": torch_family, "onnxruntime": ort_family, "openvino": ov_family}
+        return (data, idx, case.op, family_attr(case)), makers, fnv1a(idx)
+    if case.op == "quantized":
+        qin = make_quant_inputs(case)
+        makers = {"numpy": numpy_dequant, "torch": torch_dequant, "onnxruntime": ort_dequant}
+        if qin["kind"] == "q8_0":
+            makers["gguf"] = gguf_dequant
+        return (qin,), makers, fnv1a(qin["idx"])
+    data, idx = make_gather_inputs(case)
+    makers = {"numpy": numpy_gather, "torch": torch_gather, "onnxruntime": ort_gather, "openvino": ov_gather}
+    return (data, idx, case.axis, case.batch_dims), makers, fnv1a(idx)
+
+
+def markdown_table(rows, systems):
+    """Header and rows from one list of columns, so the two cannot disagree."""
+    columns = [("case", lambda n, t, times, notes: n),
+               ("clgather (ms)", lambda n, t, times, notes: f"{t * 1e3:.3f}" if t else "n/a")]
+    columns += [(f"{s} (ms)", lambda n, t, times, notes, s=s: f"{times[s] * 1e3:.3f}" if times.get(s) else "n/a")
+                for s in systems]
+    columns += [(f"clgather / {s}", lambda n, t, times, notes, s=s: f"{t / times[s]:.2f}" if t and times.get(s) else "-")
+                for s in systems]
+    columns.append(("notes", lambda n, t, times, notes: "; ".join(notes)))
+    lines = ["| " + " | ".join(c[0] for c in columns) + " |", "|" + " --- |" * len(columns)]
+    for row in rows:
+        lines.append("| " + " | ".join(c[1](*row) for c in columns) + " |")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--bench", default=os.path.join(here, "..", "build-bench", "bench", "clgather-bench"))
+    ap.add_argument("--bench", default=os.path.join(here, "..", "build", "bench", "clgather-bench"))
     ap.add_argument("--clgather-json", help="use this clgather-bench --json output instead of running it")
+    ap.add_argument("--cases", help="the case table (default bench/cases.txt); passed to clgather-bench")
+    ap.add_argument("--list", action="store_true", help="print the case names, one a line, and stop")
     ap.add_argument("--device", help="passed to clgather-bench")
+    ap.add_argument("--scale", help="passed to clgather-bench (auto or N); the peers run each case at its factor")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--case", action="append", help="repeatable; default: all")
     ap.add_argument("--system", action="append", choices=SYSTEMS, help="repeatable; default: all")
     ap.add_argument("--markdown", help="also write the table as Markdown to this file")
     args = ap.parse_args()
 
-    all_names = [c[0] for c in CASES] + [TREE[0]] + [c[0] for c in QUANT_CASES] + [c[0] for c in FAMILY]
-    names = args.case or all_names
+    table = {c.name: c for c in (case_table.load(args.cases) if args.cases else case_table.load())}
+    if args.list:
+        print("\n".join(table))
+        return
+    if np is None:
+        sys.exit("peers.py: needs numpy (bench/setup_peers.sh makes a virtual environment with every peer)")
+    names = args.case or list(table)
     for n in names:
-        if n not in all_names:
+        if n not in table:
             ap.error(f"unknown case {n}")
     systems = args.system or SYSTEMS
 
     extra = ["--device", args.device] if args.device else []
+    extra += ["--cases", args.cases] if args.cases else []
+    extra += ["--scale", args.scale] if args.scale else []
     bracketed = not args.clgather_json
     if bracketed:
         # one case per call, next to its peers: no first-call probe, a single CPU reference run
@@ -569,33 +652,14 @@ def main():
     rows = []
     for n in names:
         times, notes = {}, []
-        if n == TREE[0]:
-            steps, parents, lens, end = make_tree_inputs()
-            fp = fnv1a(parents)
-            makers = {"numpy": numpy_tree, "torch": torch_tree, "openvino": ov_tree}
-            inputs = (steps, parents, lens, end)
-        elif any(c[0] == n for c in FAMILY):
-            case = next(c for c in FAMILY if c[0] == n)
-            data, idx = make_family_inputs(case)
-            fp = fnv1a(idx)
-            makers = {"numpy": numpy_family, "torch": torch_family, "onnxruntime": ort_family, "openvino": ov_family}
-            inputs = (data, idx, case[1], case[6])
-        elif any(c[0] == n for c in QUANT_CASES):
-            qin = make_quant_inputs(next(c for c in QUANT_CASES if c[0] == n))
-            fp = fnv1a(qin["idx"])
-            makers = {"numpy": numpy_dequant, "torch": torch_dequant, "onnxruntime": ort_dequant}
-            if qin["kind"] == "q8_0":
-                makers["gguf"] = gguf_dequant
-            inputs = (qin,)
-        else:
-            case = next(c for c in CASES if c[0] == n)
-            data, idx = make_gather_inputs(case)
-            fp = fnv1a(idx)
-            makers = {"numpy": numpy_gather, "torch": torch_gather, "onnxruntime": ort_gather, "openvino": ov_gather}
-            inputs = (data, idx, case[5], case[6])
         if bracketed and n not in clg_cases:
             clg_cases.update({x["name"]: x for x in run_clgather(args.bench, [n], args.repeat, extra)["cases"]})
         c = clg_cases.get(n)
+        # the peers run the case at the size clgather-bench ran it
+        case = table[n].scaled(c.get("scale", 1) if c else 1)
+        if case.scale > 1:
+            notes.append(f"scale {case.scale}")
+        inputs, makers, fp = case_inputs(case)
         if c and c.get("index_fnv1a") and int(c["index_fnv1a"], 16) != fp:
             notes.append("INDEX FINGERPRINT DIFFERS FROM clgather-bench")
         expected = None
@@ -628,8 +692,6 @@ def main():
         rows.append((n, clg_t, times, notes))
         del inputs
 
-    head = f"| case | clgather (ms) | " + " | ".join(f"{s} (ms)" for s in systems) + " | " + \
-        " | ".join(f"clgather / {s}" for s in systems) + " | notes |"
     lines = [
         f"clgather device: {clg.get('device')} ({clg.get('driver')}), copy {clg.get('copy_gbps', 0):.2f} GB/s",
         "clgather: " + ("mean of clgather-bench's wall medians just before and just after each case's peers"
@@ -638,15 +700,7 @@ def main():
         (f"; torch threads {torch_threads}" if torch_threads else "") + f"; median of {args.repeat} runs, wall time",
         "ratio = clgather time / peer time: below 1 means clgather is faster",
         "",
-        head,
-        "|" + " --- |" * (2 + 2 * len(systems) + 1),
-    ]
-    for n, clg_t, times, notes in rows:
-        cells = [n, f"{clg_t * 1e3:.3f}" if clg_t else "n/a"]
-        cells += [f"{times[s] * 1e3:.3f}" if times.get(s) else "n/a" for s in systems]
-        cells += [f"{clg_t / times[s]:.2f}" if clg_t and times.get(s) else "-" for s in systems]
-        cells.append("; ".join(notes))
-        lines.append("| " + " | ".join(cells) + " |")
+    ] + markdown_table(rows, systems)
     text = "\n".join(lines)
     print(text)
     if args.markdown:

@@ -5,7 +5,7 @@
  * both are bound by how many misses the cores keep in flight, not by streaming bandwidth. The
  * embeddings (3 and 8 KiB rows) are streams of a few dozen lines each, where the prefetch of a
  * row's head and the cost of store fences show. This
- * program answers "is 0.85 of copy reachable at all here?" without OpenCL: hand-written C on the
+ * program answers "how close to copy can these cases come here?" without OpenCL: hand-written C on the
  * same number of threads, with the same index values as clgather-bench, against a plain copy
  * measured the same way. Variants: prefetch distance (rows ahead, within a group), whole rows or
  * their heads, ordinary or streaming (non-temporal) stores, and an sfence after every row or every

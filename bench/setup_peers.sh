@@ -49,9 +49,8 @@ if torch_works 2>/dev/null; then
   exit 0
 fi
 # libtorch_cuda.so is loaded even for CPU work. A machine with NVIDIA's CUDA toolkit has most of what it
-# links, but not cuFile, cuSPARSELt or NVSHMEM, and its NCCL may be older than torch's (seen on Debian 12
-# with CUDA 13.0: "libcufile.so.0: cannot open shared object file", then "undefined symbol:
-# ncclCommResume"). Those four wheels alone (about 300 MB), at the versions torch pins, without their
+# links, but not cuFile, cuSPARSELt or NVSHMEM, and its NCCL may be older than torch's (on Debian 12 with
+# CUDA 13.0: "libcufile.so.0: cannot open shared object file", then "undefined symbol: ncclCommResume"). Those four wheels alone (about 300 MB), at the versions torch pins, without their
 # own dependencies.
 runtime_wheels="$("$venv/bin/python" - <<'PY'
 import importlib.metadata as md

@@ -4,10 +4,12 @@ generates), for bench/gpu.sh: torch.index_select (Gather; advanced indexing for 
 torch.gather (GatherElements), advanced indexing (GatherND), and gather-then-dequantize in torch for
 the quantized tables. Times each call with CUDA events: median of --repeat after two warm-ups. Bytes
 moved as clgather-bench counts them. Every output is checked bit for bit against numpy on the CPU.
-Writes JSON; exits 0 with "skipped" when torch or CUDA is absent.
+Writes JSON; exits 0 with "skipped" when torch or CUDA is absent. The cases are bench/cases.txt.
 
-    python3 bench/torch_cuda.py --json torch.json [--repeat N] [--case NAME ...] [--cpu]
+    python3 bench/torch_cuda.py --json torch.json [--repeat N] [--case NAME ...] [--bench-json FILE] [--cpu]
 
+--bench-json: a clgather-bench --json output; each case runs at the scale factor it ran at there
+(--scale N instead: every case at N; default 1, the table's sizes).
 --cpu runs the same cases on the CPU, timed on the host: a check of the script where no GPU is.
 """
 import argparse
@@ -18,12 +20,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
-from peers import (CASES, FAMILY, QUANT_CASES, make_family_inputs, make_gather_inputs,  # noqa: E402
-                   make_quant_inputs, numpy_dequant, numpy_family)
+import cases as case_table  # noqa: E402
+from peers import (family_attr, make_family_inputs, make_gather_inputs, make_quant_inputs,  # noqa: E402
+                   numpy_dequant, numpy_family)
 
 
 def gather_case(torch, dev, case):
-    name, dt, shape, it, ishape, axis, bd, _ = case
+    shape, axis, bd = case.data_shape, case.axis, case.batch_dims
     data, idx = make_gather_inputs(case)
     td = torch.from_numpy(data.view(np.int16) if data.dtype == np.float16 else data).to(dev)
     ti = torch.from_numpy(idx.astype(np.int64)).to(dev)
@@ -40,7 +43,7 @@ def gather_case(torch, dev, case):
 
 
 def family_case(torch, dev, case):
-    name, kind, dt, shape, it, ishape, attr, _ = case
+    kind, attr = case.op, family_attr(case)
     data, idx = make_family_inputs(case)
     fill, result = numpy_family(data, idx, kind, attr)
     fill()
@@ -67,13 +70,21 @@ def quant_case(torch, dev, case):
     if qin["kind"] == "q4":
         packed = torch.from_numpy(qin["packed"]).to(dev)
         scales = torch.from_numpy(qin["scales"]).to(dev)
+        blocks = qin["scales"].shape[1]
+        zero_points = torch.from_numpy(qin["zero_points"]).to(dev) if "zero_points" in qin else None
 
         def run():
             p = packed.index_select(0, ti)
             v = torch.stack((p & 15, p >> 4), dim=-1).to(torch.float32).reshape(n, -1, 32)
+            if zero_points is not None:
+                z = zero_points.index_select(0, ti)
+                z = torch.stack((z & 15, z >> 4), dim=-1).reshape(n, -1)[:, :blocks]
+                v = v - z.to(torch.float32)[:, :, None]
             s = scales.index_select(0, ti).to(torch.float32)
             return (v * s[:, :, None]).to(torch.float16).reshape(n, -1)
         row_bytes = qin["packed"].shape[1] + qin["scales"].shape[1] * 2
+        if zero_points is not None:
+            row_bytes += qin["zero_points"].shape[1]
     else:
         blocks = qin["blocks"]
         q = torch.from_numpy(np.ascontiguousarray(blocks[:, :, 2:]).view(np.int8).reshape(blocks.shape[0], -1)).to(dev)
@@ -93,7 +104,15 @@ def main():
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--case", action="append", help="repeatable; default: all")
     ap.add_argument("--cpu", action="store_true", help="run on the CPU, host-timed: to try the script without a GPU")
+    ap.add_argument("--cases", help="the case table (default bench/cases.txt)")
+    ap.add_argument("--bench-json", help="clgather-bench --json output: run each case at its scale there")
+    ap.add_argument("--scale", type=int, default=1, help="every case at this factor (without --bench-json)")
     args = ap.parse_args()
+    table = case_table.load(args.cases) if args.cases else case_table.load()
+    factors = {}
+    if args.bench_json and os.path.exists(args.bench_json):
+        with open(args.bench_json) as f:
+            factors = {c["name"]: c.get("scale", 1) for c in json.load(f).get("cases", [])}
     try:
         import torch
         if not args.cpu and not torch.cuda.is_available():
@@ -103,12 +122,15 @@ def main():
         print(f"torch_cuda.py: skipped ({e})")
         return 0
     dev = torch.device("cpu" if args.cpu else "cuda")
-    builders = [(c[0], gather_case, c) for c in CASES if c[0] != "onnx-checked"]  # torch checks nothing
-    builders += [(c[0], family_case, c) for c in FAMILY] + [(c[0], quant_case, c) for c in QUANT_CASES]
+    builders = {"gather": gather_case, "elements": family_case, "nd": family_case, "quantized": quant_case}
     results = []
-    for name, build, case in builders:
-        if args.case and name not in args.case:
+    for base in table:
+        name = base.name
+        # torch has no GatherTree, and the ONNX presets check every index, which torch does not
+        if base.op not in builders or (base.preset or "").startswith("onnx-") or (args.case and name not in args.case):
             continue
+        case = base.scaled(factors.get(name, args.scale))
+        build = builders[case.op]
         run, op, ref, moved = build(torch, dev, case)
         for _ in range(2):
             run()
@@ -129,8 +151,8 @@ def main():
         host = got.cpu().numpy().reshape(ref.shape)
         ok = bool(np.array_equal(host.view(np.uint8), ref.view(np.uint8)))
         median = float(np.median(times))
-        results.append({"name": name, "op": op, "median_s": median, "bytes": moved, "gbps": moved / median / 1e9,
-                        "check": "ok" if ok else "MISMATCH"})
+        results.append({"name": name, "op": op, "scale": case.scale, "median_s": median, "bytes": moved,
+                        "gbps": moved / median / 1e9, "check": "ok" if ok else "MISMATCH"})
         print(f"torch {name:22s} {median * 1e3:9.3f} ms {moved / median / 1e9:8.1f} GB/s  {results[-1]['check']}"
               f"  ({op})", flush=True)
         del run, got
