@@ -31,9 +31,9 @@
  * with the policy overridden to zeros (no index check) interleaved with it.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "case_table.h"
 #include "clgather.h"
 #include "first_call.h"
-#include "splitmix.h"
 #include "testing/testing.h"
 
 #include <errno.h>
@@ -46,86 +46,9 @@
 
 #define MIB ((size_t)1 << 20)
 
-/* ---------------------------------------------------------------------------------------------- */
-/* Deterministic inputs                                                                           */
-/* ---------------------------------------------------------------------------------------------- */
-
-/* Fill bytes with the little-endian words of stream seed. */
-static void fill_bytes(void *dst, size_t bytes, uint64_t seed)
-{
-    unsigned char *p = dst;
-    size_t words = bytes / 8;
-    for (size_t i = 0; i < words; ++i) {
-        uint64_t v = splitmix_value(seed, i);
-        for (int b = 0; b < 8; ++b) p[i * 8 + b] = (unsigned char)(v >> (8 * b));
-    }
-    if (bytes % 8) {
-        uint64_t v = splitmix_value(seed, words);
-        for (size_t b = 0; b < bytes % 8; ++b) p[words * 8 + b] = (unsigned char)(v >> (8 * b));
-    }
-}
-
-static void store_int(void *base, clg_dtype t, size_t pos, int64_t v)
-{
-    switch (t) {
-    case CLG_I32: ((int32_t *)base)[pos] = (int32_t)v; break;
-    case CLG_I64: ((int64_t *)base)[pos] = v; break;
-    default: break;
-    }
-}
-
-/* FNV-1a over bytes: a fingerprint peers.py checks to prove it generated the same indices. */
-static uint64_t fnv1a(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Cases                                                                                          */
-/* ---------------------------------------------------------------------------------------------- */
-
-typedef enum case_kind { KIND_GATHER, KIND_ELEMENTS, KIND_ND, KIND_TREE, KIND_QUANT } case_kind;
-typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
-typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GGML_Q8_0 } quant_layout;
-
-#define MAX_SCALED_DIMS 4
-
-/* One line of bench/cases.txt (its header says what each field means). */
-typedef struct case_spec {
-    char name[64];
-    case_kind kind;
-    int preset; /* the kind's preset: clg_preset, clg_gather_elements_preset or clg_gather_nd_preset */
-    quant_layout layout;
-    clg_dtype data_type;
-    int32_t data_rank;
-    int64_t data_shape[CLG_MAX_RANK];
-    clg_dtype index_type;
-    int32_t indices_rank;
-    int64_t indices_shape[CLG_MAX_RANK];
-    int64_t axis, batch_dims; /* Gather: both; GatherElements: the axis; GatherND: batch_dims */
-    uint64_t seed;            /* indices: seed, data: seed + 1 (tree: step ids, parents, lengths: +0, +1, +2) */
-    primary_time primary;
-    int scaled_dims;                     /* how many dimensions --scale multiplies */
-    int scaled_is_data[MAX_SCALED_DIMS]; /* 1: a data dimension, 0: an indices dimension */
-    int scaled_dim[MAX_SCALED_DIMS];     /* which */
-    int64_t scale;                       /* the factor applied (1: the table's sizes) */
-} case_spec;
-
-/* The table, parsed from bench/cases.txt (compiled in as BENCH_CASES_TEXT) or from --cases FILE. */
-#include "bench_cases_text.h"
+/* The table, parsed from bench/cases.txt (compiled in) or from --cases FILE. */
 static case_spec *CASES;
 static size_t NUM_CASES;
-
-/* What a case moves (the bytes its GB/s counts) and the device memory it takes: its largest buffer
- * and all of them together. */
-typedef struct case_footprint {
-    uint64_t moved, largest, total;
-} case_footprint;
-
-static case_footprint case_bytes(const case_spec *c, int64_t quant_block_size);
 
 typedef struct case_result {
     const char *name;
@@ -215,170 +138,6 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-/* ---------------------------------------------------------------------------------------------- */
-/* The case table                                                                                 */
-/* ---------------------------------------------------------------------------------------------- */
-
-#define TABLE_DIE(where, line, ...)                              \
-    do {                                                         \
-        fprintf(stderr, "clgather-bench: %s:%d: ", where, line); \
-        fprintf(stderr, __VA_ARGS__);                            \
-        fprintf(stderr, "\n");                                   \
-        exit(1);                                                 \
-    } while (0)
-
-static int64_t parse_count(const char *s, const char *where, int line)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno || v < 0) TABLE_DIE(where, line, "'%s' is not a count", s);
-    return (int64_t)v;
-}
-
-/* TYPE[d0,d1,...] into a type, a rank and a shape. */
-static void parse_tensor(char *text, clg_dtype *type, int32_t *rank, int64_t *shape, const char *where, int line)
-{
-    char *open = strchr(text, '['), *close = strrchr(text, ']');
-    if (!open || !close || close < open || close[1] != '\0')
-        TABLE_DIE(where, line, "'%s' is not TYPE[d0,d1,...]", text);
-    *open = '\0', *close = '\0';
-    *type = clg_dtype_from_name(text);
-    if (*type == CLG_DTYPE_INVALID) TABLE_DIE(where, line, "unknown element type '%s'", text);
-    *rank = 0;
-    for (char *save = NULL, *dim = strtok_r(open + 1, ",", &save); dim; dim = strtok_r(NULL, ",", &save)) {
-        if (*rank == CLG_MAX_RANK) TABLE_DIE(where, line, "more than %d dimensions", CLG_MAX_RANK);
-        shape[(*rank)++] = parse_count(dim, where, line);
-    }
-}
-
-/* data:0,indices:1 into the case's scaled dimensions. */
-static void parse_scale(char *text, case_spec *c, const char *where, int line)
-{
-    if (!strcmp(text, "none")) return;
-    for (char *save = NULL, *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(item, ':');
-        if (!colon || c->scaled_dims == MAX_SCALED_DIMS) TABLE_DIE(where, line, "bad scale item '%s'", item);
-        *colon = '\0';
-        if (strcmp(item, "data") && strcmp(item, "indices"))
-            TABLE_DIE(where, line, "scale names data or indices, not '%s'", item);
-        c->scaled_is_data[c->scaled_dims] = !strcmp(item, "data");
-        c->scaled_dim[c->scaled_dims++] = (int)parse_count(colon + 1, where, line);
-    }
-}
-
-/* One key=value of a case line. A new field (a kernel variant, a profile) goes here. */
-static void parse_case_field(case_spec *c, const char *key, char *value, const char *op, const char *where, int line)
-{
-    if (!strcmp(key, "op")) {
-        /* read first, by parse_case_line */
-    } else if (!strcmp(key, "preset")) {
-        c->preset = c->kind == KIND_GATHER     ? (int)clg_preset_from_name(value)
-                    : c->kind == KIND_ELEMENTS ? (int)clg_gather_elements_preset_from_name(value)
-                    : c->kind == KIND_ND       ? (int)clg_gather_nd_preset_from_name(value)
-                                               : -1;
-        if (c->preset <= 0) TABLE_DIE(where, line, "no %s preset '%s'", op, value);
-    } else if (!strcmp(key, "data")) {
-        parse_tensor(value, &c->data_type, &c->data_rank, c->data_shape, where, line);
-    } else if (!strcmp(key, "indices")) {
-        parse_tensor(value, &c->index_type, &c->indices_rank, c->indices_shape, where, line);
-    } else if (!strcmp(key, "axis")) {
-        c->axis = parse_count(value, where, line);
-    } else if (!strcmp(key, "batch_dims")) {
-        c->batch_dims = parse_count(value, where, line);
-    } else if (!strcmp(key, "seed")) {
-        c->seed = (uint64_t)parse_count(value, where, line);
-    } else if (!strcmp(key, "time")) {
-        if (strcmp(value, "kernel") && strcmp(value, "wall")) TABLE_DIE(where, line, "time is kernel or wall");
-        c->primary = !strcmp(value, "wall") ? PRIMARY_WALL : PRIMARY_KERNEL;
-    } else if (!strcmp(key, "layout")) {
-        c->layout = !strcmp(value, "ort-u4")      ? LAYOUT_ORT_U4
-                    : !strcmp(value, "ort-u8")    ? LAYOUT_ORT_U8
-                    : !strcmp(value, "ggml-q8_0") ? LAYOUT_GGML_Q8_0
-                                                  : LAYOUT_NONE;
-        if (c->layout == LAYOUT_NONE) TABLE_DIE(where, line, "unknown layout '%s'", value);
-    } else if (!strcmp(key, "scale")) {
-        parse_scale(value, c, where, line);
-    } else {
-        TABLE_DIE(where, line, "unknown field '%s'", key);
-    }
-}
-
-static case_kind kind_of_op(const char *op, const char *where, int line)
-{
-    static const struct {
-        const char *name;
-        case_kind kind;
-    } ops[] = {{"gather", KIND_GATHER},
-               {"elements", KIND_ELEMENTS},
-               {"nd", KIND_ND},
-               {"tree", KIND_TREE},
-               {"quantized", KIND_QUANT}};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; ++i)
-        if (!strcmp(op, ops[i].name)) return ops[i].kind;
-    TABLE_DIE(where, line, "unknown op '%s'", op ? op : "(none)");
-}
-
-/* A case line: its name, then key=value fields (op first, whatever its place: the preset depends on it). */
-static void parse_case_line(char *text, case_spec *c, const char *where, int line)
-{
-    memset(c, 0, sizeof *c);
-    c->scale = 1;
-    char *fields[32];
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(text, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
-        if (n == 32) TABLE_DIE(where, line, "too many fields");
-        fields[n++] = tok;
-    }
-    if (n == 0) TABLE_DIE(where, line, "an empty case");
-    if (strlen(fields[0]) >= sizeof c->name) TABLE_DIE(where, line, "name too long");
-    strcpy(c->name, fields[0]);
-    const char *op = NULL;
-    for (int i = 1; i < n; ++i)
-        if (!strncmp(fields[i], "op=", 3)) op = fields[i] + 3;
-    c->kind = kind_of_op(op, where, line);
-    for (int i = 1; i < n; ++i) {
-        char *eq = strchr(fields[i], '=');
-        if (!eq) TABLE_DIE(where, line, "'%s' is not key=value", fields[i]);
-        *eq = '\0';
-        parse_case_field(c, fields[i], eq + 1, op, where, line);
-    }
-    if (c->data_rank == 0) TABLE_DIE(where, line, "no data=");
-    if (c->kind != KIND_TREE && c->indices_rank == 0) TABLE_DIE(where, line, "no indices=");
-    if ((c->kind == KIND_QUANT) != (c->layout != LAYOUT_NONE)) TABLE_DIE(where, line, "layout= is for op=quantized");
-    if (c->kind != KIND_TREE && c->kind != KIND_QUANT && c->preset == 0) TABLE_DIE(where, line, "no preset=");
-    for (int i = 0; i < c->scaled_dims; ++i)
-        if (c->scaled_dim[i] >= (c->scaled_is_data[i] ? c->data_rank : c->indices_rank))
-            TABLE_DIE(where, line, "scale names a dimension the tensor lacks");
-    for (size_t k = 0; k < NUM_CASES; ++k)
-        if (!strcmp(CASES[k].name, c->name)) TABLE_DIE(where, line, "a second case '%s'", c->name);
-}
-
-/* Parse a whole table (blank lines and '#' comments skipped) into CASES. */
-static void load_cases(const char *table, const char *where)
-{
-    char *copy = xmalloc(strlen(table) + 1);
-    strcpy(copy, table);
-    int line = 0;
-    for (char *next = copy; next;) {
-        char *text = next;
-        char *nl = strchr(next, '\n');
-        next = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        ++line;
-        char *hash = strchr(text, '#');
-        if (hash) *hash = '\0';
-        if (strspn(text, " \t\r") == strlen(text)) continue;
-        CASES = realloc(CASES, (NUM_CASES + 1) * sizeof *CASES);
-        if (!CASES) DIE("cannot allocate the case table");
-        case_spec parsed;
-        parse_case_line(text, &parsed, where, line);
-        CASES[NUM_CASES++] = parsed;
-    }
-    free(copy);
-    if (!NUM_CASES) DIE("%s has no cases", where);
-}
-
 static void load_cases_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -396,7 +155,7 @@ static void load_cases_file(const char *path)
     }
     fclose(f);
     text[len] = '\0';
-    load_cases(text, path);
+    CASES = case_table_parse(text, path, "clgather-bench", &NUM_CASES);
     free(text);
 }
 
@@ -404,10 +163,7 @@ static void load_cases_file(const char *path)
 /* The bench's own kernels                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-static const char *BENCH_KERNELS =
-    "__kernel void copy16(__global const uint4 *restrict src, __global uint4 *restrict dst)\n"
-    "{ size_t i = get_global_id(0); dst[i] = src[i]; }\n"
-    "__kernel void empty(void) { }\n";
+static const char *EMPTY_KERNEL = "__kernel void empty(void) { }\n";
 
 typedef struct bench_env {
     clg_context *ctx;
@@ -422,8 +178,25 @@ typedef struct bench_env {
     uint64_t global_mem;
     double copy_gbps;
     double empty_rt_median, empty_rt_min;
-    int64_t quant_block_size; /* --block-size: the ONNX Runtime cases' block size (0: their own, 32) */
+    int64_t quant_block_size;  /* --block-size: the ONNX Runtime cases' block size (0: their own, 32) */
+    char tuning_table[128];    /* the tuning table's row, "ROW (measured)" or "ROW (untested)" */
+    char tuning_profile[4200]; /* the stored or named profile applied ("" for none) */
 } bench_env;
+
+/* The tuning the context runs with, from the first lines of clg_context_tuning's text. */
+static void read_tuning_origin(bench_env *env)
+{
+    char text[8192] = "";
+    clg_context_tuning(env->ctx, text, sizeof text, NULL);
+    for (const char *line = text; *line == '#'; line = strchr(line, '\n') + 1) {
+        const int n = (int)strcspn(line, "\n");
+        if (!strncmp(line, "# table: ", 9))
+            snprintf(env->tuning_table, sizeof env->tuning_table, "%.*s", n - 9, line + 9);
+        if (!strncmp(line, "# profile: ", 11))
+            snprintf(env->tuning_profile, sizeof env->tuning_profile, "%.*s", n - 11, line + 11);
+        if (!line[n]) break;
+    }
+}
 
 static double run_copy(bench_env *env, cl_mem src, cl_mem dst, size_t bytes, size_t local)
 {
@@ -499,21 +272,6 @@ static void measure_copy(bench_env *env, int repeat)
     clReleaseMemObject(dst);
 }
 
-/* One gather call, enqueued and waited for: its wall seconds, and the kernel's profiled seconds
- * where kernel_s is given. */
-static double timed_gather(bench_env *env, const char *name, const clg_gather_desc *desc, cl_mem d_data,
-                           cl_mem d_indices, cl_mem d_out, double *kernel_s)
-{
-    cl_event ev;
-    const double t0 = now_s();
-    check_clg(clg_gather_enqueue(env->ctx, desc, env->queue, d_data, 0, d_indices, 0, d_out, 0, 0, NULL, &ev), name);
-    check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-    const double wall = now_s() - t0;
-    if (kernel_s) *kernel_s = kernel_seconds(ev, wall);
-    clReleaseEvent(ev);
-    return wall;
-}
-
 /* One launch of the empty kernel on the bench queue, waited for: seconds. */
 static double empty_roundtrip(bench_env *env)
 {
@@ -571,7 +329,7 @@ static int output_matches(bench_env *env, cl_mem d_out, const void *expect, size
 }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Gather cases                                                                                   */
+/* Running a case                                                                                 */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* Kernel and wall times of n timed runs into a case result. */
@@ -584,89 +342,74 @@ static void summarize_times(case_result *res, double *kernel_s, double *wall_s, 
     res->wall_median = median_of(wall_s, n);
 }
 
-/* The descriptor of a KIND_GATHER case; axis_value holds its axis tensor's value. */
-static void gather_desc_of_case(const case_spec *c, clg_gather_desc *desc, int64_t *axis_value)
+/* What a case moves and occupies (case_footprint_of, fatal on a case the library refuses). */
+static case_footprint case_bytes(const case_spec *c, int64_t quant_block_size)
 {
-    memset(desc, 0, sizeof *desc);
-    desc->preset = (clg_preset)c->preset;
-    desc->data.type = c->data_type;
-    desc->data.rank = c->data_rank;
-    for (int i = 0; i < c->data_rank; ++i) desc->data.shape[i] = c->data_shape[i];
-    desc->indices.type = c->index_type;
-    desc->indices.rank = c->indices_rank;
-    for (int i = 0; i < c->indices_rank; ++i) desc->indices.shape[i] = c->indices_shape[i];
-    *axis_value = c->axis;
-    if (c->preset >= CLG_OV_GATHER_1) {
-        desc->axis_tensor.type = CLG_I64;
-        desc->axis_tensor.rank = 0;
-        desc->axis_value = axis_value;
-        desc->batch_dims = c->batch_dims;
-    } else {
-        desc->axis = c->axis;
-    }
+    case_footprint f;
+    check_clg(case_footprint_of(c, quant_block_size, &f), c->name);
+    return f;
 }
 
-static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
-                            case_result *res)
+/* One call, enqueued and waited for: its wall seconds, and the kernel's seconds where kernel_s is given. */
+static double timed_call(bench_env *env, const char *name, const case_inputs *in, const cl_mem *buffers,
+                         double *kernel_s)
 {
-    clg_gather_desc desc;
-    int64_t axis_value;
-    gather_desc_of_case(c, &desc, &axis_value);
-    uint64_t data_bytes, index_bytes, out_bytes;
-    check_clg(clg_gather_sizes(&desc, &data_bytes, &index_bytes, &out_bytes), c->name);
+    cl_event ev;
+    const double t0 = now_s();
+    check_clg(case_enqueue(env->ctx, in, env->queue, buffers, &ev), name);
+    check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
+    const double wall = now_s() - t0;
+    if (kernel_s) *kernel_s = kernel_seconds(ev, wall);
+    clReleaseEvent(ev);
+    return wall;
+}
 
-    /* host inputs: data from stream seed + 1, indices uniform in [0, A) from stream seed */
-    void *data = xmalloc(data_bytes);
-    void *indices = xmalloc(index_bytes);
-    fill_bytes(data, data_bytes, c->seed + 1);
-    const uint64_t A = (uint64_t)c->data_shape[c->axis];
-    const size_t index_size = clg_dtype_size(c->index_type);
-    const size_t index_count = index_bytes / index_size;
-    for (size_t i = 0; i < index_count; ++i)
-        store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % A));
-    res->index_fnv = fnv1a(indices, index_bytes);
-    res->bytes = case_bytes(c, 0).moved;
+/* A case: its inputs (case_table.h), the CPU reference timed, two warm-up calls (they build and cache
+ * the specialization) and a check of the output bit for bit, then the timed calls, each after an
+ * evicting copy. tiny: an empty-kernel round trip next to each call instead, so both see the same
+ * machine, and more calls. Under the error policy (onnx-checked) the same call with the policy
+ * overridden to zeros (no index check) runs before each timed call: the check's cost, in the same
+ * seconds. */
+static void run_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify, case_result *res)
+{
+    case_inputs in;
+    check_clg(case_inputs_make(c, env->quant_block_size, &in), c->name);
+    res->index_fnv = in.index_fnv;
+    res->bytes = case_bytes(c, env->quant_block_size).moved;
 
-    /* CPU reference, timed */
-    void *expect = xmalloc(out_bytes);
-    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
+    void *expect = xmalloc(in.out_bytes);
+    double *t = xmalloc(sizeof(double) * (size_t)ref_repeat);
     for (int r = 0; r < ref_repeat; ++r) {
-        double t0 = now_s();
-        check_clg(clg_gather_reference(&desc, data, data_bytes, indices, index_bytes, expect, out_bytes),
-                  "clg_gather_reference");
+        const double t0 = now_s();
+        check_clg(case_reference(&in, expect), "the CPU reference");
         t[r] = now_s() - t0;
     }
     res->ref_median = median_of(t, ref_repeat);
+    free(t);
 
-    cl_mem d_data = make_buffer(env, data_bytes, data);
-    cl_mem d_indices = make_buffer(env, index_bytes, indices);
-    cl_mem d_out = poisoned_output(env, out_bytes);
-
-    /* warm-up (builds and caches the specialization), then check the result bit for bit */
-    for (int w = 0; w < 2; ++w) timed_gather(env, c->name, &desc, d_data, d_indices, d_out, NULL);
-    res->verified = verify ? output_matches(env, d_out, expect, out_bytes) : 0;
+    cl_mem buffers[CASE_MAX_INPUTS + 1] = {NULL};
+    for (int i = 0; i < in.count; ++i)
+        if (in.host[i]) buffers[i] = make_buffer(env, in.bytes[i], in.host[i]);
+    buffers[in.count] = poisoned_output(env, in.out_bytes);
+    for (int w = 0; w < 2; ++w) timed_call(env, c->name, &in, buffers, NULL);
+    res->verified = verify ? output_matches(env, buffers[in.count], expect, in.out_bytes) : 0;
     free(expect);
 
     const int is_tiny = strcmp(c->name, "tiny") == 0;
-    int reps = is_tiny ? (repeat * 20 > 200 ? repeat * 20 : 200) : repeat;
-    double *tk = xmalloc(sizeof(double) * (size_t)reps);
-    double *tw = xmalloc(sizeof(double) * (size_t)reps);
-    double *tf = xmalloc(sizeof(double) * (size_t)reps);
-    /* Under the error policy, the same call with the policy overridden to zeros (no index check)
-     * runs before each timed call: the check's cost, measured in the same seconds. */
-    const int checked = c->preset <= CLG_ONNX_13;
-    clg_gather_desc unchecked = desc;
-    unchecked.oob_policy = CLG_OOB_ZERO;
-    double *tu = xmalloc(sizeof(double) * (size_t)reps);
+    const int checked = c->kind == KIND_GATHER && c->preset <= CLG_ONNX_13;
+    case_inputs unchecked = in;
+    unchecked.gather.oob_policy = CLG_OOB_ZERO;
+    const int reps = is_tiny ? (repeat * 20 > 200 ? repeat * 20 : 200) : repeat;
+    double *tk = xmalloc(sizeof(double) * (size_t)reps), *tw = xmalloc(sizeof(double) * (size_t)reps);
+    double *tf = xmalloc(sizeof(double) * (size_t)reps), *tu = xmalloc(sizeof(double) * (size_t)reps);
     settle(env);
     for (int r = 0; r < reps; ++r) {
         if (checked) {
             flush_cache(env);
-            tu[r] = timed_gather(env, c->name, &unchecked, d_data, d_indices, d_out, NULL);
+            tu[r] = timed_call(env, c->name, &unchecked, buffers, NULL);
         }
-        /* tiny: an empty-kernel round trip next to each call, so both see the same machine */
         tf[r] = is_tiny ? empty_roundtrip(env) : flush_cache(env);
-        tw[r] = timed_gather(env, c->name, &desc, d_data, d_indices, d_out, &tk[r]);
+        tw[r] = timed_call(env, c->name, &in, buffers, &tk[r]);
     }
     summarize_times(res, tk, tw, reps);
     if (is_tiny)
@@ -678,414 +421,15 @@ static void run_gather_case(bench_env *env, const case_spec *c, int repeat, int 
     free(tw);
     free(tf);
     free(tu);
-    free(t);
-    clReleaseMemObject(d_data);
-    clReleaseMemObject(d_indices);
-    clReleaseMemObject(d_out);
-    free(data);
-    free(indices);
-    res->available = 1;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Dequantizing gather                                                                            */
-/* ---------------------------------------------------------------------------------------------- */
-
-/* The descriptor of a KIND_QUANT case: ort-u4 is ONNX Runtime's u4 with f16 scales per block of 32
- * values (--block-size: another size); ort-u8 the same table in ONNX Runtime's usual form, u8 with
- * bits 4 and u8 zero points two a byte; ggml-q8_0 is ggml q8_0 rows. data_type is the output type. */
-static void quant_desc_of_case(const case_spec *c, int64_t block_size, clg_gather_quantized_desc *desc)
-{
-    memset(desc, 0, sizeof *desc);
-    const int64_t rows = c->data_shape[0], values = c->data_shape[1];
-    desc->indices.type = c->index_type;
-    desc->indices.rank = c->indices_rank;
-    for (int i = 0; i < c->indices_rank; ++i) desc->indices.shape[i] = c->indices_shape[i];
-    desc->output_type = c->data_type;
-    desc->data.rank = 2;
-    desc->data.shape[0] = rows;
-    if (c->layout == LAYOUT_ORT_U4 || c->layout == LAYOUT_ORT_U8) {
-        const int u8 = c->layout == LAYOUT_ORT_U8;
-        desc->layout = CLG_QUANT_ORT_BLOCK;
-        desc->data.type = u8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
-        desc->bits = u8 ? 4 : 0;
-        desc->data.shape[1] = u8 ? values / 2 : values;
-        const int64_t bs = block_size ? block_size : 32;
-        desc->block_size = bs;
-        desc->quantize_axis = 1;
-        desc->scales.type = CLG_F16;
-        desc->scales.rank = 2;
-        desc->scales.shape[0] = rows;
-        desc->scales.shape[1] = values / bs;
-        if (u8) {
-            desc->zero_points.type = CLG_QUANT_U8;
-            desc->zero_points.rank = 2;
-            desc->zero_points.shape[0] = rows;
-            desc->zero_points.shape[1] = (values / bs + 1) / 2;
-        }
-    } else {
-        desc->layout = CLG_QUANT_GGML_Q8_0;
-        desc->data.type = CLG_QUANT_U8;
-        desc->data.shape[1] = values / 32 * 34;
-    }
-}
-
-/* Finite f16 scales (random bits could be NaN, whose payload nothing promises to keep). */
-static void finite_f16(unsigned char *p, size_t count, size_t stride)
-{
-    for (size_t i = 0; i < count; ++i) {
-        const uint16_t bits = (uint16_t)(0x2000u | (splitmix_value(77, i) & 0x8FFFu));
-        memcpy(p + i * stride, &bits, 2);
-    }
-}
-
-static void run_quant_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify, case_result *res)
-{
-    clg_gather_quantized_desc desc;
-    quant_desc_of_case(c, env->quant_block_size, &desc);
-    uint64_t data_bytes, index_bytes, scale_bytes, zp_bytes, out_bytes;
-    check_clg(clg_gather_quantized_sizes(&desc, &data_bytes, &index_bytes, &scale_bytes, &zp_bytes, &out_bytes),
-              c->name);
-    unsigned char *data = xmalloc(data_bytes);
-    unsigned char *scales = xmalloc(scale_bytes ? scale_bytes : 1);
-    unsigned char *zero_points = xmalloc(zp_bytes ? zp_bytes : 1);
-    void *indices = xmalloc(index_bytes);
-    fill_bytes(data, data_bytes, c->seed + 1);
-    fill_bytes(zero_points, zp_bytes, c->seed + 2);
-    const int64_t rows = c->data_shape[0];
-    const size_t index_count = index_bytes / clg_dtype_size(c->index_type);
-    if (desc.layout == CLG_QUANT_GGML_Q8_0)
-        finite_f16(data, data_bytes / 34, 34); /* each block's d */
-    else
-        finite_f16(scales, scale_bytes / 2, 2);
-    for (size_t i = 0; i < index_count; ++i)
-        store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % (uint64_t)rows));
-    res->index_fnv = fnv1a(indices, index_bytes);
-    res->bytes = case_bytes(c, env->quant_block_size).moved;
-
-    void *expect = xmalloc(out_bytes);
-    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
-    for (int r = 0; r < ref_repeat; ++r) {
-        double t0 = now_s();
-        check_clg(clg_gather_quantized_reference(&desc, data, data_bytes, indices, index_bytes,
-                                                 scale_bytes ? scales : NULL, scale_bytes,
-                                                 zp_bytes ? zero_points : NULL, zp_bytes, expect, out_bytes),
-                  "clg_gather_quantized_reference");
-        t[r] = now_s() - t0;
-    }
-    res->ref_median = median_of(t, ref_repeat);
-
-    cl_mem d_data = make_buffer(env, data_bytes, data);
-    cl_mem d_indices = make_buffer(env, index_bytes, indices);
-    cl_mem d_scales = scale_bytes ? make_buffer(env, scale_bytes, scales) : NULL;
-    cl_mem d_zero_points = zp_bytes ? make_buffer(env, zp_bytes, zero_points) : NULL;
-    cl_mem d_out = poisoned_output(env, out_bytes);
-    double *tk = xmalloc(sizeof(double) * (size_t)repeat);
-    double *tw = xmalloc(sizeof(double) * (size_t)repeat);
-    double *tf = xmalloc(sizeof(double) * (size_t)repeat);
-    for (int r = -2; r < repeat; ++r) { /* two warm-up runs build and cache the specialization */
-        if (r == 0) settle(env);
-        const double flush = flush_cache(env);
-        cl_event ev;
-        const double t0 = now_s();
-        check_clg(clg_gather_quantized_enqueue(env->ctx, &desc, env->queue, d_data, 0, d_indices, 0, d_scales, 0,
-                                               d_zero_points, 0, d_out, 0, 0, NULL, &ev),
-                  c->name);
-        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-        if (r >= 0) {
-            tw[r] = now_s() - t0;
-            tk[r] = kernel_seconds(ev, tw[r]);
-            tf[r] = flush;
-        }
-        clReleaseEvent(ev);
-    }
-    res->verified = verify ? output_matches(env, d_out, expect, out_bytes) : 0;
-    summarize_times(res, tk, tw, repeat);
-    summarize_adjacent_copy(res, env, tf, repeat);
-    free(tk);
-    free(tw);
-    free(tf);
-    free(t);
-    free(expect);
-    clReleaseMemObject(d_data);
-    clReleaseMemObject(d_indices);
-    if (d_scales) clReleaseMemObject(d_scales);
-    if (d_zero_points) clReleaseMemObject(d_zero_points);
-    clReleaseMemObject(d_out);
-    free(data);
-    free(scales);
-    free(zero_points);
-    free(indices);
-    res->available = 1;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* GatherElements and GatherND                                                                    */
-/* ---------------------------------------------------------------------------------------------- */
-
-/* A GatherElements or GatherND case's descriptor, and its calls. */
-typedef struct family_call {
-    case_kind kind;
-    clg_gather_elements_desc elements;
-    clg_gather_nd_desc nd;
-} family_call;
-
-static family_call family_call_of(const case_spec *c)
-{
-    family_call f;
-    memset(&f, 0, sizeof f);
-    f.kind = c->kind;
-    clg_tensor_desc data = {.type = c->data_type, .rank = c->data_rank},
-                    indices = {.type = c->index_type, .rank = c->indices_rank};
-    for (int i = 0; i < c->data_rank; ++i) data.shape[i] = c->data_shape[i];
-    for (int i = 0; i < c->indices_rank; ++i) indices.shape[i] = c->indices_shape[i];
-    f.elements = (clg_gather_elements_desc){
-        .preset = (clg_gather_elements_preset)c->preset, .data = data, .indices = indices, .axis = c->axis};
-    f.nd = (clg_gather_nd_desc){
-        .preset = (clg_gather_nd_preset)c->preset, .data = data, .indices = indices, .batch_dims = c->batch_dims};
-    return f;
-}
-
-static void family_sizes(const family_call *f, uint64_t *data_bytes, uint64_t *index_bytes, uint64_t *out_bytes)
-{
-    check_clg(f->kind == KIND_ELEMENTS ? clg_gather_elements_sizes(&f->elements, data_bytes, index_bytes, out_bytes)
-                                       : clg_gather_nd_sizes(&f->nd, data_bytes, index_bytes, out_bytes),
-              "sizes");
-}
-
-static void family_reference(const family_call *f, const void *data, uint64_t data_bytes, const void *indices,
-                             uint64_t index_bytes, void *out, uint64_t out_bytes)
-{
-    check_clg(f->kind == KIND_ELEMENTS
-                  ? clg_gather_elements_reference(&f->elements, data, data_bytes, indices, index_bytes, out, out_bytes)
-                  : clg_gather_nd_reference(&f->nd, data, data_bytes, indices, index_bytes, out, out_bytes),
-              "the CPU reference");
-}
-
-/* One enqueue, waited for: wall seconds; the kernel's seconds into kernel_s. */
-static double timed_family(bench_env *env, const char *name, const family_call *f, cl_mem d_data, cl_mem d_indices,
-                           cl_mem d_out, double *kernel_s)
-{
-    cl_event ev;
-    const double t0 = now_s();
-    check_clg(f->kind == KIND_ELEMENTS ? clg_gather_elements_enqueue(env->ctx, &f->elements, env->queue, d_data, 0,
-                                                                     d_indices, 0, d_out, 0, 0, NULL, &ev)
-                                       : clg_gather_nd_enqueue(env->ctx, &f->nd, env->queue, d_data, 0, d_indices, 0,
-                                                               d_out, 0, 0, NULL, &ev),
-              name);
-    check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-    const double wall = now_s() - t0;
-    if (kernel_s) *kernel_s = event_seconds(ev);
-    clReleaseEvent(ev);
-    return wall;
-}
-
-/* Index value i: uniform over the extent it indexes. GatherElements: the axis; GatherND: component
- * i % m against data.shape[batch_dims + i % m]. */
-static uint64_t family_index_extent(const case_spec *c, size_t i)
-{
-    if (c->kind == KIND_ELEMENTS) return (uint64_t)c->data_shape[c->axis];
-    const int64_t m = c->indices_shape[c->indices_rank - 1];
-    return (uint64_t)c->data_shape[c->batch_dims + (int64_t)(i % (size_t)m)];
-}
-
-static void run_family_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify,
-                            case_result *res)
-{
-    const family_call f = family_call_of(c);
-    uint64_t data_bytes, index_bytes, out_bytes;
-    family_sizes(&f, &data_bytes, &index_bytes, &out_bytes);
-
-    /* host inputs: data from stream seed + 1, indices from stream seed (family_index_extent) */
-    void *data = xmalloc(data_bytes);
-    void *indices = xmalloc(index_bytes);
-    fill_bytes(data, data_bytes, c->seed + 1);
-    const size_t index_count = index_bytes / clg_dtype_size(c->index_type);
-    for (size_t i = 0; i < index_count; ++i)
-        store_int(indices, c->index_type, i, (int64_t)(splitmix_value(c->seed, i) % family_index_extent(c, i)));
-    res->index_fnv = fnv1a(indices, index_bytes);
-    res->bytes = case_bytes(c, 0).moved;
-
-    void *expect = xmalloc(out_bytes);
-    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
-    for (int r = 0; r < ref_repeat; ++r) {
-        double t0 = now_s();
-        family_reference(&f, data, data_bytes, indices, index_bytes, expect, out_bytes);
-        t[r] = now_s() - t0;
-    }
-    res->ref_median = median_of(t, ref_repeat);
-
-    cl_mem d_data = make_buffer(env, data_bytes, data);
-    cl_mem d_indices = make_buffer(env, index_bytes, indices);
-    cl_mem d_out = poisoned_output(env, out_bytes);
-    for (int w = 0; w < 2; ++w) timed_family(env, c->name, &f, d_data, d_indices, d_out, NULL);
-    res->verified = verify ? output_matches(env, d_out, expect, out_bytes) : 0;
-    free(expect);
-
-    double *tk = xmalloc(sizeof(double) * (size_t)repeat);
-    double *tw = xmalloc(sizeof(double) * (size_t)repeat);
-    double *tf = xmalloc(sizeof(double) * (size_t)repeat);
-    settle(env);
-    for (int r = 0; r < repeat; ++r) {
-        tf[r] = flush_cache(env);
-        tw[r] = timed_family(env, c->name, &f, d_data, d_indices, d_out, &tk[r]);
-    }
-    summarize_times(res, tk, tw, repeat);
-    summarize_adjacent_copy(res, env, tf, repeat);
-    free(tk);
-    free(tw);
-    free(tf);
-    free(t);
-    clReleaseMemObject(d_data);
-    clReleaseMemObject(d_indices);
-    clReleaseMemObject(d_out);
-    free(data);
-    free(indices);
-    res->available = 1;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* GatherTree                                                                                     */
-/* ---------------------------------------------------------------------------------------------- */
-
-static void run_tree_case(bench_env *env, const case_spec *c, int repeat, int ref_repeat, int verify, case_result *res)
-{
-    const int64_t T = c->data_shape[0], Bt = c->data_shape[1], W = c->data_shape[2];
-    clg_gather_tree_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.step_ids.type = desc.parent_ids.type = desc.max_seq_len.type = desc.end_token.type = CLG_I32;
-    desc.step_ids.rank = desc.parent_ids.rank = 3;
-    for (int i = 0; i < 3; ++i) desc.step_ids.shape[i] = desc.parent_ids.shape[i] = c->data_shape[i];
-    desc.max_seq_len.rank = 1;
-    desc.max_seq_len.shape[0] = Bt;
-    desc.end_token.rank = 0;
-    const size_t n = (size_t)(T * Bt * W);
-    int32_t *steps = xmalloc(n * 4), *parents = xmalloc(n * 4), *lens = xmalloc((size_t)Bt * 4);
-    int32_t end_token = 0;
-    /* step ids in [0, 1000) (so end_token 0 appears now and then), parents in [0, W),
-     * lengths in [T/2, T] */
-    for (size_t i = 0; i < n; ++i) steps[i] = (int32_t)(splitmix_value(c->seed, i) % 1000);
-    for (size_t i = 0; i < n; ++i) parents[i] = (int32_t)(splitmix_value(c->seed + 1, i) % (uint64_t)W);
-    for (int64_t b = 0; b < Bt; ++b)
-        lens[b] = (int32_t)(T / 2 + (int64_t)(splitmix_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
-    res->index_fnv = fnv1a(parents, n * 4);
-    const size_t bytes = n * 4;
-    res->bytes = case_bytes(c, 0).moved;
-
-    int32_t *expect = xmalloc(bytes);
-    double *t = xmalloc(sizeof(double) * (size_t)(repeat > ref_repeat ? repeat : ref_repeat));
-    for (int r = 0; r < ref_repeat; ++r) {
-        double t0 = now_s();
-        check_clg(clg_gather_tree_reference(&desc, steps, bytes, parents, bytes, lens, (size_t)Bt * 4, &end_token, 4,
-                                            expect, bytes),
-                  "clg_gather_tree_reference");
-        t[r] = now_s() - t0;
-    }
-    res->ref_median = median_of(t, ref_repeat);
-
-    cl_mem d_steps = make_buffer(env, bytes, steps), d_parents = make_buffer(env, bytes, parents);
-    cl_mem d_lens = make_buffer(env, (size_t)Bt * 4, lens), d_end = make_buffer(env, 4, &end_token);
-    cl_mem d_out = poisoned_output(env, bytes);
-    for (int w = 0; w < 2; ++w) {
-        cl_event ev;
-        check_clg(clg_gather_tree_enqueue(env->ctx, &desc, env->queue, d_steps, 0, d_parents, 0, d_lens, 0, d_end, 0,
-                                          d_out, 0, 0, NULL, &ev),
-                  c->name);
-        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-        clReleaseEvent(ev);
-    }
-    res->verified = verify ? output_matches(env, d_out, expect, bytes) : 0;
-    double *tk = xmalloc(sizeof(double) * (size_t)repeat), *tw = xmalloc(sizeof(double) * (size_t)repeat);
-    double *tf = xmalloc(sizeof(double) * (size_t)repeat);
-    settle(env);
-    for (int r = 0; r < repeat; ++r) {
-        tf[r] = flush_cache(env);
-        cl_event ev;
-        double t0 = now_s();
-        check_clg(clg_gather_tree_enqueue(env->ctx, &desc, env->queue, d_steps, 0, d_parents, 0, d_lens, 0, d_end, 0,
-                                          d_out, 0, 0, NULL, &ev),
-                  c->name);
-        check_cl(clWaitForEvents(1, &ev), "clWaitForEvents");
-        tw[r] = now_s() - t0;
-        tk[r] = kernel_seconds(ev, tw[r]);
-        clReleaseEvent(ev);
-    }
-    summarize_times(res, tk, tw, repeat);
-    summarize_adjacent_copy(res, env, tf, repeat);
-    free(tk);
-    free(tw);
-    free(tf);
-    free(t);
-    free(expect);
-    free(steps);
-    free(parents);
-    free(lens);
-    clReleaseMemObject(d_steps);
-    clReleaseMemObject(d_parents);
-    clReleaseMemObject(d_lens);
-    clReleaseMemObject(d_end);
-    clReleaseMemObject(d_out);
+    for (int i = 0; i <= in.count; ++i)
+        if (buffers[i]) clReleaseMemObject(buffers[i]);
+    case_inputs_free(&in);
     res->available = 1;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Sizes, and --scale                                                                             */
 /* ---------------------------------------------------------------------------------------------- */
-
-static case_footprint footprint_of(uint64_t moved, const uint64_t *buffers, int n)
-{
-    case_footprint f = {moved, 0, 0};
-    for (int i = 0; i < n; ++i) {
-        f.largest = buffers[i] > f.largest ? buffers[i] : f.largest;
-        f.total += buffers[i];
-    }
-    return f;
-}
-
-static case_footprint case_bytes(const case_spec *c, int64_t quant_block_size)
-{
-    uint64_t data_bytes = 0, index_bytes = 0, out_bytes = 0;
-    if (c->kind == KIND_GATHER) {
-        clg_gather_desc desc;
-        int64_t axis_value;
-        gather_desc_of_case(c, &desc, &axis_value);
-        check_clg(clg_gather_sizes(&desc, &data_bytes, &index_bytes, &out_bytes), c->name);
-    } else if (c->kind == KIND_ELEMENTS || c->kind == KIND_ND) {
-        const family_call f = family_call_of(c);
-        family_sizes(&f, &data_bytes, &index_bytes, &out_bytes);
-    } else if (c->kind == KIND_QUANT) {
-        clg_gather_quantized_desc desc;
-        quant_desc_of_case(c, quant_block_size, &desc);
-        uint64_t scale_bytes, zp_bytes;
-        check_clg(clg_gather_quantized_sizes(&desc, &data_bytes, &index_bytes, &scale_bytes, &zp_bytes, &out_bytes),
-                  c->name);
-        const uint64_t index_count = index_bytes / clg_dtype_size(c->index_type);
-        const uint64_t row_bytes = (data_bytes + scale_bytes + zp_bytes) / (uint64_t)c->data_shape[0];
-        const uint64_t buffers[] = {data_bytes, index_bytes, scale_bytes, zp_bytes, out_bytes};
-        /* indices read + the gathered rows' packed bytes, scales and zero points read + output written */
-        return footprint_of(index_bytes + row_bytes * index_count + out_bytes, buffers, 5);
-    } else {
-        const uint64_t ids = (uint64_t)(c->data_shape[0] * c->data_shape[1] * c->data_shape[2]) * 4;
-        const uint64_t lens = (uint64_t)c->data_shape[1] * 4;
-        const uint64_t buffers[] = {ids, ids, lens, 4, ids};
-        return footprint_of(3 * ids + lens + 4, buffers, 5); /* step ids + parents read, output written */
-    }
-    const uint64_t buffers[] = {data_bytes, index_bytes, out_bytes};
-    /* indices read + gathered elements read + output written */
-    return footprint_of(index_bytes + 2 * out_bytes, buffers, 3);
-}
-
-/* The case with each dimension its scale= names multiplied by factor. */
-static case_spec scaled_case(const case_spec *c, int64_t factor)
-{
-    case_spec s = *c;
-    for (int i = 0; i < c->scaled_dims; ++i) {
-        int64_t *shape = c->scaled_is_data[i] ? s.data_shape : s.indices_shape;
-        shape[c->scaled_dim[i]] *= factor;
-    }
-    s.scale = c->scaled_dims ? factor : 1;
-    return s;
-}
 
 /* --scale auto: what a case should move. On a CPU several times the last-level cache, so a run streams
  * from memory; on a GPU about 1 GiB, so a run lasts far longer than a launch. */
@@ -1110,7 +454,7 @@ static int64_t scale_factor_of(const bench_env *env, const case_spec *c, int64_t
     const uint64_t target = auto_scale_target(env);
     int64_t f = base.moved >= target ? 1 : (int64_t)((target + base.moved - 1) / base.moved);
     for (; f > 1; --f) {
-        const case_spec s = scaled_case(c, f);
+        const case_spec s = case_scaled(c, f);
         const case_footprint fp = case_bytes(&s, env->quant_block_size);
         if (fp.largest <= env->max_alloc && fp.total <= env->global_mem / 4) break;
     }
@@ -1157,6 +501,14 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
     json_string(f, info->driver_version);
     fputs(",\n  \"library_version\": ", f);
     json_string(f, clg_version());
+    fputs(",\n  \"tuning\": {\"table\": ", f);
+    json_string(f, env->tuning_table);
+    fputs(", \"profile\": ", f);
+    if (env->tuning_profile[0])
+        json_string(f, env->tuning_profile);
+    else
+        fputs("null", f);
+    fputs("}", f);
     fprintf(f, ",\n  \"repeat\": %d,\n  \"kernel_time\": \"%s\",\n  \"quant_block_size\": %lld,\n  \"copy_gbps\": ",
             repeat, profiling_unusable ? "wall" : "profiled", (long long)env->quant_block_size);
     json_number(f, env->copy_gbps);
@@ -1250,26 +602,6 @@ static void usage(FILE *f)
     fprintf(f, "\n");
 }
 
-static const char *op_name(case_kind kind)
-{
-    static const char *const names[] = {[KIND_GATHER] = "gather",
-                                        [KIND_ELEMENTS] = "elements",
-                                        [KIND_ND] = "nd",
-                                        [KIND_TREE] = "tree",
-                                        [KIND_QUANT] = "quantized"};
-    return names[kind];
-}
-
-static const char *preset_name_of(const case_spec *c)
-{
-    switch (c->kind) {
-    case KIND_GATHER: return clg_preset_name((clg_preset)c->preset);
-    case KIND_ELEMENTS: return clg_gather_elements_preset_name((clg_gather_elements_preset)c->preset);
-    case KIND_ND: return clg_gather_nd_preset_name((clg_gather_nd_preset)c->preset);
-    default: return NULL;
-    }
-}
-
 static void json_tensor(FILE *f, clg_dtype type, int32_t rank, const int64_t *shape)
 {
     fprintf(f, "{\"type\": \"%s\", \"shape\": [", clg_dtype_name(type));
@@ -1280,14 +612,12 @@ static void json_tensor(FILE *f, clg_dtype type, int32_t rank, const int64_t *sh
 /* --list --json: the table as the Python scripts could read it, field for field. */
 static void list_json(FILE *f)
 {
-    static const char *const layouts[] = {
-        [LAYOUT_NONE] = NULL, [LAYOUT_ORT_U4] = "ort-u4", [LAYOUT_ORT_U8] = "ort-u8", [LAYOUT_GGML_Q8_0] = "ggml-q8_0"};
     fputs("[", f);
     for (size_t i = 0; i < NUM_CASES; ++i) {
         const case_spec *c = &CASES[i];
-        fprintf(f, "%s\n  {\"name\": \"%s\", \"op\": \"%s\"", i ? "," : "", c->name, op_name(c->kind));
-        if (preset_name_of(c)) fprintf(f, ", \"preset\": \"%s\"", preset_name_of(c));
-        if (layouts[c->layout]) fprintf(f, ", \"layout\": \"%s\"", layouts[c->layout]);
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"op\": \"%s\"", i ? "," : "", c->name, case_op_name(c->kind));
+        if (case_preset_name(c)) fprintf(f, ", \"preset\": \"%s\"", case_preset_name(c));
+        if (case_layout_name(c->layout)) fprintf(f, ", \"layout\": \"%s\"", case_layout_name(c->layout));
         fputs(", \"data\": ", f);
         json_tensor(f, c->data_type, c->data_rank, c->data_shape);
         if (c->kind != KIND_TREE) {
@@ -1327,7 +657,7 @@ int main(int argc, char **argv)
     if (cases_path)
         load_cases_file(cases_path);
     else
-        load_cases(BENCH_CASES_TEXT, "bench/cases.txt (built in)");
+        CASES = case_table_parse(case_table_builtin, "bench/cases.txt (built in)", "clgather-bench", &NUM_CASES);
     int *selected = calloc(NUM_CASES, sizeof *selected);
     if (!selected) DIE("cannot allocate the case selection");
     int any_selected = 0;
@@ -1414,7 +744,8 @@ int main(int argc, char **argv)
     cl_int err;
     env.queue = clCreateCommandQueue(env.cl_ctx, env.device, CL_QUEUE_PROFILING_ENABLE, &err);
     check_cl(err, "clCreateCommandQueue");
-    env.program = clCreateProgramWithSource(env.cl_ctx, 1, &BENCH_KERNELS, NULL, &err);
+    const char *sources[] = {case_copy_kernel_source, EMPTY_KERNEL};
+    env.program = clCreateProgramWithSource(env.cl_ctx, 2, sources, NULL, &err);
     check_cl(err, "clCreateProgramWithSource");
     check_cl(clBuildProgram(env.program, 1, &env.device, "", NULL, NULL), "clBuildProgram(bench kernels)");
     env.copy16 = clCreateKernel(env.program, "copy16", &err);
@@ -1438,6 +769,9 @@ int main(int argc, char **argv)
     printf("clgather-bench %s\n", clg_version());
     printf("device:  %s / %s (%u compute units)\n", info.platform_name, info.device_name, (unsigned)compute_units);
     printf("driver:  %s (%s)\n", info.driver_version, info.platform_version);
+    read_tuning_origin(&env);
+    printf("tuning:  table row %s; %s%s\n", env.tuning_table, env.tuning_profile[0] ? "profile " : "no profile",
+           env.tuning_profile);
     printf("repeat:  %d timed runs per case after 2 warm-up runs (tiny: %d); CPU reference: %d runs\n", repeat,
            repeat * 20 > 200 ? repeat * 20 : 200, ref_repeat);
     if (scale_request)
@@ -1466,20 +800,13 @@ int main(int argc, char **argv)
     size_t count = 0;
     for (size_t c = 0; c < NUM_CASES; ++c) {
         if (any_selected && !selected[c]) continue;
-        const case_spec scaled = scaled_case(&CASES[c], scale_factor_of(&env, &CASES[c], scale_request));
+        const case_spec scaled = case_scaled(&CASES[c], scale_factor_of(&env, &CASES[c], scale_request));
         const case_spec *cs = &scaled;
         case_result *r = &results[count++];
         memset(r, 0, sizeof *r);
         r->name = CASES[c].name;
         r->scale = cs->scale;
-        if (cs->kind == KIND_GATHER)
-            run_gather_case(&env, cs, repeat, ref_repeat, verify, r);
-        else if (cs->kind == KIND_QUANT)
-            run_quant_case(&env, cs, repeat, ref_repeat, verify, r);
-        else if (cs->kind == KIND_ELEMENTS || cs->kind == KIND_ND)
-            run_family_case(&env, cs, repeat, ref_repeat, verify, r);
-        else
-            run_tree_case(&env, cs, repeat, ref_repeat, verify, r);
+        run_case(&env, cs, repeat, ref_repeat, verify, r);
         if (!r->available) {
             printf("%-18s %s\n", r->name, r->note);
             fflush(stdout);

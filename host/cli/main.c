@@ -25,6 +25,8 @@ static const char usage_text[] =
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
     "  clgather conformance [--device SPEC] DIR...   (single-node ONNX models of the family)\n"
+    "  clgather tune [--device SPEC] [--quick] [--cases FILE] [--dry-run]\n"
+    "                  (measure the tunables on the benchmark's cases, store the device's tuning profile)\n"
     "  clgather --help | --version\n"
     "\n"
     "PRESET (gather): onnx-1 onnx-11 onnx-13 ov-gather-1 ov-gather-7 ov-gather-8\n"
@@ -35,8 +37,9 @@ static const char usage_text[] =
     "  4-bit data and zero points are uint8 files of packed bytes (low nibble first) with their logical\n"
     "  shape in --data-shape / --zero-points-shape (default: the scales' shape), e.g. 4,32;\n"
     "  bf16 scales and outputs are uint16 files of their bits.\n"
-    "SPEC: a device index from 'clgather devices', 'cpu' for the CPU reference, or a substring of the\n"
-    "  platform or device name; without --device, CLGATHER_DEVICE, else the first GPU, else the first device.\n"
+    "SPEC: a device index from 'clgather devices', 'cpu' for the CPU reference, an implementation (pocl,\n"
+    "  intel, rusticl, oclgrind, nvidia, amd), or a substring of the platform or device name; without --device, "
+    "CLGATHER_DEVICE, else the first GPU, else the first device.\n"
     "--verify recomputes every result with the CPU reference and compares bit for bit.\n"
     "Exit status: 0 success, 1 the operation or a file was refused, 2 usage error.\n";
 
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
             rc = cmd_demo(rest, rest_argv);
         } else if (strcmp(command, "conformance") == 0) {
             rc = cmd_conformance(rest, rest_argv);
+        } else if (strcmp(command, "tune") == 0) {
+            rc = cmd_tune(rest, rest_argv);
         } else {
             rc = cli_fail(CLI_EXIT_USAGE, "unknown command '%s' (see 'clgather --help')", command);
         }

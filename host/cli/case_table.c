@@ -1,0 +1,516 @@
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include "case_table.h"
+
+#include "splitmix.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Parsing                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct table_place {
+    const char *program, *where;
+    int line;
+} table_place;
+
+#define TABLE_DIE(place, ...)                                                    \
+    do {                                                                         \
+        fprintf(stderr, "%s: %s:%d: ", (place)->program, (place)->where, (place)->line); \
+        fprintf(stderr, __VA_ARGS__);                                            \
+        fprintf(stderr, "\n");                                                   \
+        exit(1);                                                                 \
+    } while (0)
+
+static int64_t parse_count(const char *s, const table_place *at)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno || v < 0) TABLE_DIE(at, "'%s' is not a count", s);
+    return (int64_t)v;
+}
+
+/* TYPE[d0,d1,...] into a type, a rank and a shape. */
+static void parse_tensor(char *text, clg_dtype *type, int32_t *rank, int64_t *shape, const table_place *at)
+{
+    char *open = strchr(text, '['), *close = strrchr(text, ']');
+    if (!open || !close || close < open || close[1] != '\0') TABLE_DIE(at, "'%s' is not TYPE[d0,d1,...]", text);
+    *open = '\0', *close = '\0';
+    *type = clg_dtype_from_name(text);
+    if (*type == CLG_DTYPE_INVALID) TABLE_DIE(at, "unknown element type '%s'", text);
+    *rank = 0;
+    for (char *save = NULL, *dim = strtok_r(open + 1, ",", &save); dim; dim = strtok_r(NULL, ",", &save)) {
+        if (*rank == CLG_MAX_RANK) TABLE_DIE(at, "more than %d dimensions", CLG_MAX_RANK);
+        shape[(*rank)++] = parse_count(dim, at);
+    }
+}
+
+/* data:0,indices:1 into the case's scaled dimensions. */
+static void parse_scale(char *text, case_spec *c, const table_place *at)
+{
+    if (!strcmp(text, "none")) return;
+    for (char *save = NULL, *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(item, ':');
+        if (!colon || c->scaled_dims == MAX_SCALED_DIMS) TABLE_DIE(at, "bad scale item '%s'", item);
+        *colon = '\0';
+        if (strcmp(item, "data") && strcmp(item, "indices")) TABLE_DIE(at, "scale names data or indices, not '%s'", item);
+        c->scaled_is_data[c->scaled_dims] = !strcmp(item, "data");
+        c->scaled_dim[c->scaled_dims++] = (int)parse_count(colon + 1, at);
+    }
+}
+
+static const char *const layout_names[] = {
+    [LAYOUT_NONE] = NULL, [LAYOUT_ORT_U4] = "ort-u4", [LAYOUT_ORT_U8] = "ort-u8", [LAYOUT_GGML_Q8_0] = "ggml-q8_0"};
+
+/* One key=value of a case line. A new field goes here. */
+static void parse_case_field(case_spec *c, const char *key, char *value, const char *op, const table_place *at)
+{
+    if (!strcmp(key, "op")) {
+        /* read first, by parse_case_line */
+    } else if (!strcmp(key, "preset")) {
+        c->preset = c->kind == KIND_GATHER     ? (int)clg_preset_from_name(value)
+                    : c->kind == KIND_ELEMENTS ? (int)clg_gather_elements_preset_from_name(value)
+                    : c->kind == KIND_ND       ? (int)clg_gather_nd_preset_from_name(value)
+                                               : -1;
+        if (c->preset <= 0) TABLE_DIE(at, "no %s preset '%s'", op, value);
+    } else if (!strcmp(key, "data")) {
+        parse_tensor(value, &c->data_type, &c->data_rank, c->data_shape, at);
+    } else if (!strcmp(key, "indices")) {
+        parse_tensor(value, &c->index_type, &c->indices_rank, c->indices_shape, at);
+    } else if (!strcmp(key, "axis")) {
+        c->axis = parse_count(value, at);
+    } else if (!strcmp(key, "batch_dims")) {
+        c->batch_dims = parse_count(value, at);
+    } else if (!strcmp(key, "seed")) {
+        c->seed = (uint64_t)parse_count(value, at);
+    } else if (!strcmp(key, "time")) {
+        if (strcmp(value, "kernel") && strcmp(value, "wall")) TABLE_DIE(at, "time is kernel or wall");
+        c->primary = !strcmp(value, "wall") ? PRIMARY_WALL : PRIMARY_KERNEL;
+    } else if (!strcmp(key, "layout")) {
+        c->layout = LAYOUT_NONE;
+        for (int l = LAYOUT_ORT_U4; l <= LAYOUT_GGML_Q8_0; ++l)
+            if (!strcmp(value, layout_names[l])) c->layout = (quant_layout)l;
+        if (c->layout == LAYOUT_NONE) TABLE_DIE(at, "unknown layout '%s'", value);
+    } else if (!strcmp(key, "scale")) {
+        parse_scale(value, c, at);
+    } else {
+        TABLE_DIE(at, "unknown field '%s'", key);
+    }
+}
+
+static const char *const op_names[] = {[KIND_GATHER] = "gather",
+                                       [KIND_ELEMENTS] = "elements",
+                                       [KIND_ND] = "nd",
+                                       [KIND_TREE] = "tree",
+                                       [KIND_QUANT] = "quantized"};
+
+static case_kind kind_of_op(const char *op, const table_place *at)
+{
+    for (int k = KIND_GATHER; k <= KIND_QUANT; ++k)
+        if (op && !strcmp(op, op_names[k])) return (case_kind)k;
+    TABLE_DIE(at, "unknown op '%s'", op ? op : "(none)");
+}
+
+/* A case line: its name, then key=value fields (op first, whatever its place: the preset depends on it). */
+static void parse_case_line(char *text, case_spec *c, const case_spec *earlier, size_t count, const table_place *at)
+{
+    memset(c, 0, sizeof *c);
+    c->scale = 1;
+    char *fields[32];
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(text, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+        if (n == 32) TABLE_DIE(at, "too many fields");
+        fields[n++] = tok;
+    }
+    if (n == 0) TABLE_DIE(at, "an empty case");
+    if (strlen(fields[0]) >= sizeof c->name) TABLE_DIE(at, "name too long");
+    strcpy(c->name, fields[0]);
+    const char *op = NULL;
+    for (int i = 1; i < n; ++i)
+        if (!strncmp(fields[i], "op=", 3)) op = fields[i] + 3;
+    c->kind = kind_of_op(op, at);
+    for (int i = 1; i < n; ++i) {
+        char *eq = strchr(fields[i], '=');
+        if (!eq) TABLE_DIE(at, "'%s' is not key=value", fields[i]);
+        *eq = '\0';
+        parse_case_field(c, fields[i], eq + 1, op, at);
+    }
+    if (c->data_rank == 0) TABLE_DIE(at, "no data=");
+    if (c->kind != KIND_TREE && c->indices_rank == 0) TABLE_DIE(at, "no indices=");
+    if ((c->kind == KIND_QUANT) != (c->layout != LAYOUT_NONE)) TABLE_DIE(at, "layout= is for op=quantized");
+    if (c->kind != KIND_TREE && c->kind != KIND_QUANT && c->preset == 0) TABLE_DIE(at, "no preset=");
+    for (int i = 0; i < c->scaled_dims; ++i)
+        if (c->scaled_dim[i] >= (c->scaled_is_data[i] ? c->data_rank : c->indices_rank))
+            TABLE_DIE(at, "scale names a dimension the tensor lacks");
+    for (size_t k = 0; k < count; ++k)
+        if (!strcmp(earlier[k].name, c->name)) TABLE_DIE(at, "a second case '%s'", c->name);
+}
+
+case_spec *case_table_parse(const char *text, const char *where, const char *program, size_t *count)
+{
+    table_place at = {program, where, 0};
+    char *copy = strdup(text);
+    if (!copy) TABLE_DIE(&at, "cannot copy the table");
+    case_spec *cases = NULL;
+    *count = 0;
+    for (char *next = copy; next;) {
+        char *line = next;
+        char *nl = strchr(next, '\n');
+        next = nl ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        ++at.line;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        if (strspn(line, " \t\r") == strlen(line)) continue;
+        case_spec *grown = realloc(cases, (*count + 1) * sizeof *cases);
+        if (!grown) TABLE_DIE(&at, "cannot allocate the case table");
+        cases = grown;
+        case_spec parsed;
+        parse_case_line(line, &parsed, cases, *count, &at);
+        cases[(*count)++] = parsed;
+    }
+    free(copy);
+    if (!*count) TABLE_DIE(&at, "no cases");
+    return cases;
+}
+
+case_spec case_scaled(const case_spec *c, int64_t factor)
+{
+    case_spec s = *c;
+    for (int i = 0; i < c->scaled_dims; ++i) {
+        int64_t *shape = c->scaled_is_data[i] ? s.data_shape : s.indices_shape;
+        shape[c->scaled_dim[i]] *= factor;
+    }
+    s.scale = c->scaled_dims ? factor : 1;
+    return s;
+}
+
+const char *case_op_name(case_kind kind) { return op_names[kind]; }
+
+const char *case_layout_name(quant_layout layout) { return layout_names[layout]; }
+
+const char *case_preset_name(const case_spec *c)
+{
+    switch (c->kind) {
+    case KIND_GATHER: return clg_preset_name((clg_preset)c->preset);
+    case KIND_ELEMENTS: return clg_gather_elements_preset_name((clg_gather_elements_preset)c->preset);
+    case KIND_ND: return clg_gather_nd_preset_name((clg_gather_nd_preset)c->preset);
+    default: return NULL;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Descriptors                                                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void tensor_of(clg_tensor_desc *t, clg_dtype type, int32_t rank, const int64_t *shape)
+{
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    t->rank = rank;
+    for (int i = 0; i < rank; ++i) t->shape[i] = shape[i];
+}
+
+static void gather_desc_of(const case_spec *c, clg_gather_desc *desc, int64_t *axis_value)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->preset = (clg_preset)c->preset;
+    tensor_of(&desc->data, c->data_type, c->data_rank, c->data_shape);
+    tensor_of(&desc->indices, c->index_type, c->indices_rank, c->indices_shape);
+    *axis_value = c->axis;
+    if (c->preset >= CLG_OV_GATHER_1) {
+        desc->axis_tensor.type = CLG_I64;
+        desc->axis_tensor.rank = 0;
+        desc->batch_dims = c->batch_dims;
+    } else {
+        desc->axis = c->axis;
+    }
+}
+
+/* ort-u4 is ONNX Runtime's u4 with f16 scales per block of 32 values (block_size: another size); ort-u8
+ * the same table in ONNX Runtime's usual form, u8 with bits 4 and u8 zero points two a byte; ggml-q8_0
+ * is ggml q8_0 rows. data_type is the output type. */
+static void quant_desc_of(const case_spec *c, int64_t block_size, clg_gather_quantized_desc *desc)
+{
+    memset(desc, 0, sizeof *desc);
+    const int64_t rows = c->data_shape[0], values = c->data_shape[1];
+    tensor_of(&desc->indices, c->index_type, c->indices_rank, c->indices_shape);
+    desc->output_type = c->data_type;
+    desc->data.rank = 2;
+    desc->data.shape[0] = rows;
+    if (c->layout == LAYOUT_ORT_U4 || c->layout == LAYOUT_ORT_U8) {
+        const int u8 = c->layout == LAYOUT_ORT_U8;
+        desc->layout = CLG_QUANT_ORT_BLOCK;
+        desc->data.type = u8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
+        desc->bits = u8 ? 4 : 0;
+        desc->data.shape[1] = u8 ? values / 2 : values;
+        const int64_t bs = block_size ? block_size : 32;
+        desc->block_size = bs;
+        desc->quantize_axis = 1;
+        desc->scales.type = CLG_F16;
+        desc->scales.rank = 2;
+        desc->scales.shape[0] = rows;
+        desc->scales.shape[1] = values / bs;
+        if (u8) {
+            desc->zero_points.type = CLG_QUANT_U8;
+            desc->zero_points.rank = 2;
+            desc->zero_points.shape[0] = rows;
+            desc->zero_points.shape[1] = (values / bs + 1) / 2;
+        }
+    } else {
+        desc->layout = CLG_QUANT_GGML_Q8_0;
+        desc->data.type = CLG_QUANT_U8;
+        desc->data.shape[1] = values / 32 * 34;
+    }
+}
+
+static void tree_desc_of(const case_spec *c, clg_gather_tree_desc *desc)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->step_ids.type = desc->parent_ids.type = desc->max_seq_len.type = desc->end_token.type = CLG_I32;
+    tensor_of(&desc->step_ids, CLG_I32, 3, c->data_shape);
+    tensor_of(&desc->parent_ids, CLG_I32, 3, c->data_shape);
+    desc->max_seq_len.rank = 1;
+    desc->max_seq_len.shape[0] = c->data_shape[1];
+    desc->end_token.rank = 0;
+}
+
+/* The descriptors of a case (in->kind's own), and the byte sizes of its inputs and output. */
+static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *in)
+{
+    memset(in, 0, sizeof *in);
+    in->kind = c->kind;
+    clg_status st = CLG_SUCCESS;
+    switch (c->kind) {
+    case KIND_GATHER:
+        gather_desc_of(c, &in->gather, &in->axis_value);
+        if (in->gather.axis_tensor.type) in->gather.axis_value = &in->axis_value;
+        in->count = 2;
+        st = clg_gather_sizes(&in->gather, &in->bytes[0], &in->bytes[1], &in->out_bytes);
+        break;
+    case KIND_ELEMENTS:
+    case KIND_ND:
+        tensor_of(&in->elements.data, c->data_type, c->data_rank, c->data_shape);
+        tensor_of(&in->elements.indices, c->index_type, c->indices_rank, c->indices_shape);
+        in->elements.preset = (clg_gather_elements_preset)c->preset;
+        in->elements.axis = c->axis;
+        in->nd.data = in->elements.data;
+        in->nd.indices = in->elements.indices;
+        in->nd.preset = (clg_gather_nd_preset)c->preset;
+        in->nd.batch_dims = c->batch_dims;
+        in->count = 2;
+        st = c->kind == KIND_ELEMENTS ? clg_gather_elements_sizes(&in->elements, &in->bytes[0], &in->bytes[1],
+                                                                  &in->out_bytes)
+                                      : clg_gather_nd_sizes(&in->nd, &in->bytes[0], &in->bytes[1], &in->out_bytes);
+        break;
+    case KIND_QUANT:
+        quant_desc_of(c, block_size, &in->quant);
+        in->count = 4;
+        st = clg_gather_quantized_sizes(&in->quant, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
+                                        &in->out_bytes);
+        break;
+    case KIND_TREE: {
+        tree_desc_of(c, &in->tree);
+        const uint64_t ids = (uint64_t)(c->data_shape[0] * c->data_shape[1] * c->data_shape[2]) * 4;
+        in->count = 4;
+        in->bytes[0] = in->bytes[1] = ids;
+        in->bytes[2] = (uint64_t)c->data_shape[1] * 4;
+        in->bytes[3] = 4;
+        in->out_bytes = ids;
+        break;
+    }
+    }
+    return st;
+}
+
+clg_status case_footprint_of(const case_spec *c, int64_t block_size, case_footprint *f)
+{
+    case_inputs in;
+    const clg_status st = describe(c, block_size, &in);
+    if (st != CLG_SUCCESS) return st;
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < in.count; ++i) {
+        f->largest = in.bytes[i] > f->largest ? in.bytes[i] : f->largest;
+        f->total += in.bytes[i];
+    }
+    f->largest = in.out_bytes > f->largest ? in.out_bytes : f->largest;
+    f->total += in.out_bytes;
+    switch (c->kind) {
+    case KIND_QUANT: {
+        /* indices read + the gathered rows' packed bytes, scales and zero points read + output written */
+        const uint64_t index_count = in.bytes[1] / clg_dtype_size(c->index_type);
+        const uint64_t row_bytes = (in.bytes[0] + in.bytes[2] + in.bytes[3]) / (uint64_t)c->data_shape[0];
+        f->moved = in.bytes[1] + row_bytes * index_count + in.out_bytes;
+        break;
+    }
+    case KIND_TREE: f->moved = 3 * in.bytes[0] + in.bytes[2] + 4; break; /* step ids + parents read, output written */
+    default: f->moved = in.bytes[1] + 2 * in.out_bytes; /* indices read + gathered elements read + output written */
+    }
+    return CLG_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Inputs                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Fill bytes with the little-endian words of stream seed. */
+static void fill_bytes(void *dst, size_t bytes, uint64_t seed)
+{
+    unsigned char *p = dst;
+    const size_t words = bytes / 8;
+    for (size_t i = 0; i < words; ++i) {
+        const uint64_t v = splitmix_value(seed, i);
+        for (int b = 0; b < 8; ++b) p[i * 8 + b] = (unsigned char)(v >> (8 * b));
+    }
+    if (bytes % 8) {
+        const uint64_t v = splitmix_value(seed, words);
+        for (size_t b = 0; b < bytes % 8; ++b) p[words * 8 + b] = (unsigned char)(v >> (8 * b));
+    }
+}
+
+static void store_index(void *base, clg_dtype t, size_t pos, uint64_t v)
+{
+    if (t == CLG_I32)
+        ((int32_t *)base)[pos] = (int32_t)v;
+    else
+        ((int64_t *)base)[pos] = (int64_t)v;
+}
+
+static uint64_t fnv1a(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Finite f16 scales (random bits could be NaN, whose payload nothing promises to keep). */
+static void finite_f16(unsigned char *p, size_t count, size_t stride)
+{
+    for (size_t i = 0; i < count; ++i) {
+        const uint16_t bits = (uint16_t)(0x2000u | (splitmix_value(77, i) & 0x8FFFu));
+        memcpy(p + i * stride, &bits, 2);
+    }
+}
+
+/* The extent index i draws from: Gather the axis, GatherElements the axis, GatherND component i % m
+ * against data.shape[batch_dims + i % m], the dequantizing gather the table's rows. */
+static uint64_t index_extent(const case_spec *c, size_t i)
+{
+    if (c->kind == KIND_ND) {
+        const int64_t m = c->indices_shape[c->indices_rank - 1];
+        return (uint64_t)c->data_shape[c->batch_dims + (int64_t)(i % (size_t)m)];
+    }
+    return (uint64_t)c->data_shape[c->kind == KIND_QUANT ? 0 : c->axis];
+}
+
+static void fill_tree(const case_spec *c, case_inputs *in)
+{
+    const int64_t T = c->data_shape[0], B = c->data_shape[1], W = c->data_shape[2];
+    const size_t n = (size_t)(T * B * W);
+    int32_t *steps = in->host[0], *parents = in->host[1], *lens = in->host[2], *end_token = in->host[3];
+    /* step ids in [0, 1000) (so end_token 0 appears now and then), parents in [0, W), lengths in [T/2, T] */
+    for (size_t i = 0; i < n; ++i) steps[i] = (int32_t)(splitmix_value(c->seed, i) % 1000);
+    for (size_t i = 0; i < n; ++i) parents[i] = (int32_t)(splitmix_value(c->seed + 1, i) % (uint64_t)W);
+    for (int64_t b = 0; b < B; ++b)
+        lens[b] = (int32_t)(T / 2 + (int64_t)(splitmix_value(c->seed + 2, (uint64_t)b) % (uint64_t)(T / 2 + 1)));
+    *end_token = 0;
+    in->index_fnv = fnv1a(parents, n * 4);
+}
+
+clg_status case_inputs_make(const case_spec *c, int64_t block_size, case_inputs *in)
+{
+    clg_status st = describe(c, block_size, in);
+    if (st != CLG_SUCCESS) return st;
+    for (int i = 0; i < in->count; ++i) {
+        if (in->bytes[i] == 0) continue;
+        in->host[i] = malloc((size_t)in->bytes[i]);
+        if (!in->host[i]) {
+            case_inputs_free(in);
+            return CLG_ERR_OUT_OF_HOST_MEMORY;
+        }
+    }
+    if (c->kind == KIND_TREE) {
+        fill_tree(c, in);
+        return CLG_SUCCESS;
+    }
+    fill_bytes(in->host[0], (size_t)in->bytes[0], c->seed + 1);
+    if (c->kind == KIND_QUANT) {
+        if (in->host[3]) fill_bytes(in->host[3], (size_t)in->bytes[3], c->seed + 2);
+        if (in->quant.layout == CLG_QUANT_GGML_Q8_0)
+            finite_f16(in->host[0], (size_t)in->bytes[0] / 34, 34); /* each block's d */
+        else
+            finite_f16(in->host[2], (size_t)in->bytes[2] / 2, 2);
+    }
+    const size_t index_count = (size_t)in->bytes[1] / clg_dtype_size(c->index_type);
+    for (size_t i = 0; i < index_count; ++i)
+        store_index(in->host[1], c->index_type, i, splitmix_value(c->seed, i) % index_extent(c, i));
+    in->index_fnv = fnv1a(in->host[1], (size_t)in->bytes[1]);
+    return CLG_SUCCESS;
+}
+
+void case_inputs_free(case_inputs *in)
+{
+    for (int i = 0; i < CASE_MAX_INPUTS; ++i) {
+        free(in->host[i]);
+        in->host[i] = NULL;
+    }
+}
+
+/* The gather descriptor, its axis tensor read from these inputs (a copy of them may outlive the original). */
+static clg_gather_desc gather_desc(const case_inputs *in)
+{
+    clg_gather_desc d = in->gather;
+    if (d.axis_tensor.type) d.axis_value = &in->axis_value;
+    return d;
+}
+
+clg_status case_reference(const case_inputs *in, void *out)
+{
+    void *const *h = in->host;
+    const uint64_t *n = in->bytes;
+    const clg_gather_desc gather = gather_desc(in);
+    switch (in->kind) {
+    case KIND_GATHER: return clg_gather_reference(&gather, h[0], n[0], h[1], n[1], out, in->out_bytes);
+    case KIND_ELEMENTS:
+        return clg_gather_elements_reference(&in->elements, h[0], n[0], h[1], n[1], out, in->out_bytes);
+    case KIND_ND: return clg_gather_nd_reference(&in->nd, h[0], n[0], h[1], n[1], out, in->out_bytes);
+    case KIND_QUANT:
+        return clg_gather_quantized_reference(&in->quant, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
+                                              in->out_bytes);
+    case KIND_TREE:
+        return clg_gather_tree_reference(&in->tree, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
+                                         in->out_bytes);
+    }
+    return CLG_ERR_INTERNAL;
+}
+
+clg_status case_enqueue(clg_context *ctx, const case_inputs *in, cl_command_queue queue, const cl_mem *b,
+                        cl_event *done)
+{
+    const clg_gather_desc gather = gather_desc(in);
+    switch (in->kind) {
+    case KIND_GATHER: return clg_gather_enqueue(ctx, &gather, queue, b[0], 0, b[1], 0, b[2], 0, 0, NULL, done);
+    case KIND_ELEMENTS:
+        return clg_gather_elements_enqueue(ctx, &in->elements, queue, b[0], 0, b[1], 0, b[2], 0, 0, NULL, done);
+    case KIND_ND: return clg_gather_nd_enqueue(ctx, &in->nd, queue, b[0], 0, b[1], 0, b[2], 0, 0, NULL, done);
+    case KIND_QUANT:
+        return clg_gather_quantized_enqueue(ctx, &in->quant, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0,
+                                            NULL, done);
+    case KIND_TREE:
+        return clg_gather_tree_enqueue(ctx, &in->tree, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0, NULL,
+                                       done);
+    }
+    return CLG_ERR_INTERNAL;
+}
+
+const char case_copy_kernel_source[] =
+    "__kernel void copy16(__global const uint4 *restrict src, __global uint4 *restrict dst)\n"
+    "{ size_t i = get_global_id(0); dst[i] = src[i]; }\n";
+
+/* case_table_builtin, generated from bench/cases.txt */
+#include "case_table_text.h"

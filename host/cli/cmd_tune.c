@@ -1,0 +1,488 @@
+/* clgather tune: measure the tunables on the device at hand, on the benchmark's cases, and store what
+ * is fastest as the device's profile (clg_context_store_tuning), which later contexts on the device use.
+ *
+ * It starts from the tuning table's values (stored profiles ignored) and walks the tunables of the
+ * device's mapping one at a time: each candidate value is set on the context, the cases it affects
+ * run, and the candidate is kept where their summed time drops by more than the noise margin. Every
+ * candidate's output is checked against the CPU reference once, so a tuning that changed results
+ * would stop the tuner. Times are profiled kernel times (wall times for the cases the table marks
+ * so), the median of several runs. */
+#define _POSIX_C_SOURCE 200809L /* setenv, clock_gettime */
+#include "case_table.h"
+#include "cli_args.h"
+#include "cli_error.h"
+#include "commands.h"
+#include "file_io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A candidate is kept only if it is this much faster than the value in force: machines are noisy. */
+#define KEEP_MARGIN 0.03
+
+typedef struct tunable_plan {
+    const char *name;
+    int adjacent;               /* the mapping it matters for: 0 runs, 1 adjacent */
+    unsigned kinds;             /* the case kinds it affects, 1 << case_kind */
+    const char *quick[4];       /* candidates under --quick (NULL-terminated) */
+    const char *full[7];        /* candidates otherwise */
+} tunable_plan;
+
+#define ROWS     ((1u << KIND_GATHER) | (1u << KIND_ND))
+#define ELEMENTS (1u << KIND_ELEMENTS)
+#define QUANT    (1u << KIND_QUANT)
+#define TREE     (1u << KIND_TREE)
+
+static const tunable_plan plans[] = {
+    {"run_bytes", 0, ROWS | ELEMENTS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384", "65536"}},
+    {"runs_local_size", 0, ROWS | ELEMENTS | QUANT, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
+    {"runs_groups_per_cu", 0, ROWS | ELEMENTS | QUANT, {"1", "4", "16"}, {"1", "2", "4", "8", "16", "64"}},
+    {"dequant_run_bytes", 0, QUANT, {"2048", "8192", "32768"}, {"2048", "4096", "8192", "16384", "32768"}},
+    {"dequant_prefetch_bytes", 0, QUANT, {"1024", "4096", "16384"}, {"0", "1024", "2048", "4096", "8192", "16384"}},
+    {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
+    {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
+    {"adjacent_local_size", 1, ROWS | ELEMENTS | QUANT, {"64", "256", "512"}, {"32", "64", "128", "256", "512", "1024"}},
+    {"grid_groups_per_cu", 1, ROWS | ELEMENTS | QUANT, {"8", "64", "256"}, {"4", "8", "16", "32", "64", "128", "256"}},
+    {"dequant_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
+    {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
+    {"tree_local_size", 1, TREE, {"32", "64", "256"}, {"16", "32", "64", "128", "256"}},
+};
+
+/* The cases tuned on: every case of the table (or of --cases FILE) but those that time the call rather
+ * than a kernel (tiny) or repeat another case with a check in front (onnx-checked); --quick, without
+ * --cases, one case a kind. */
+static const char *const quick_cases[] = {"embedding-f32", "last-axis", "gather-elements-rows", "gather-tree",
+                                          "embedding-q4"};
+
+typedef struct tune_case {
+    const case_spec *spec;
+    case_inputs in;
+    cl_mem buffers[CASE_MAX_INPUTS + 1];
+    void *expect;
+    double moved; /* bytes, for the ratio to copy */
+    double table_s, tuned_s;
+} tune_case;
+
+typedef struct tuner {
+    clg_context *ctx;
+    cl_context cl;
+    cl_command_queue queue; /* profiling on */
+    int repeat;
+    double copy_gbps;
+    tune_case *cases;
+    size_t count;
+} tuner;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double event_seconds(cl_event ev)
+{
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS || end <= start)
+        return NAN;
+    return 1e-9 * (double)(end - start);
+}
+
+/* The device's copy bandwidth as clgather-bench measures it: a kernel moving 16 bytes a work-item over
+ * 128 MiB (less where allocations are smaller), read plus write, the best median of a few work-group
+ * sizes. */
+static int measure_copy(tuner *t, cl_device_id device, uint64_t max_alloc)
+{
+    size_t bytes = (size_t)128 << 20;
+    if (bytes > max_alloc) bytes = (size_t)(max_alloc / 16 * 16);
+    cl_int err;
+    const char *source = case_copy_kernel_source;
+    cl_program program = clCreateProgramWithSource(t->cl, 1, &source, NULL, &err);
+    if (err == CL_SUCCESS) err = clBuildProgram(program, 1, &device, "", NULL, NULL);
+    cl_kernel copy = err == CL_SUCCESS ? clCreateKernel(program, "copy16", &err) : NULL;
+    cl_mem src = err == CL_SUCCESS ? clCreateBuffer(t->cl, CL_MEM_READ_WRITE, bytes, NULL, &err) : NULL;
+    cl_mem dst = err == CL_SUCCESS ? clCreateBuffer(t->cl, CL_MEM_READ_WRITE, bytes, NULL, &err) : NULL;
+    const unsigned char pattern = 0x5a;
+    if (err == CL_SUCCESS) err = clEnqueueFillBuffer(t->queue, src, &pattern, 1, 0, bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS) err = clSetKernelArg(copy, 0, sizeof src, &src);
+    if (err == CL_SUCCESS) err = clSetKernelArg(copy, 1, sizeof dst, &dst);
+    static const size_t locals[] = {64, 256, 1024};
+    double best = 0;
+    for (size_t l = 0; err == CL_SUCCESS && l < sizeof locals / sizeof locals[0]; ++l) {
+        double times[32];
+        const size_t global = bytes / 16;
+        for (int r = -1; err == CL_SUCCESS && r < t->repeat; ++r) {
+            cl_event ev;
+            const double t0 = now_s();
+            err = clEnqueueNDRangeKernel(t->queue, copy, 1, NULL, &global, &locals[l], 0, NULL, &ev);
+            if (err == CL_INVALID_WORK_GROUP_SIZE) break; /* a size the device does not take */
+            if (err != CL_SUCCESS) break;
+            clWaitForEvents(1, &ev);
+            double s = event_seconds(ev);
+            if (!(s > 0)) s = now_s() - t0;
+            clReleaseEvent(ev);
+            if (r >= 0) times[r] = s;
+        }
+        if (err == CL_INVALID_WORK_GROUP_SIZE) {
+            err = CL_SUCCESS;
+            continue;
+        }
+        const double gbps = err == CL_SUCCESS ? 2.0 * (double)bytes / median(times, t->repeat) / 1e9 : 0;
+        if (gbps > best) best = gbps;
+    }
+    if (src) clReleaseMemObject(src);
+    if (dst) clReleaseMemObject(dst);
+    if (copy) clReleaseKernel(copy);
+    if (program) clReleaseProgram(program);
+    if (err != CL_SUCCESS || !(best > 0)) return cli_fail(CLI_EXIT_REFUSED, "tune: the copy measurement failed (%d)", err);
+    t->copy_gbps = best;
+    return 0;
+}
+
+/* One run of a case: its kernel seconds (wall for wall cases), or NAN with the failure recorded. */
+static double run_once(tuner *t, tune_case *c)
+{
+    cl_event ev = NULL;
+    const double t0 = now_s();
+    const clg_status st = case_enqueue(t->ctx, &c->in, t->queue, c->buffers, &ev);
+    if (st != CLG_SUCCESS) {
+        cli_fail_status(st, "tune: case %s", c->spec->name);
+        return NAN;
+    }
+    clWaitForEvents(1, &ev);
+    const double wall = now_s() - t0;
+    double s = c->spec->primary == PRIMARY_WALL ? wall : event_seconds(ev);
+    clReleaseEvent(ev);
+    return s > 0 ? s : wall;
+}
+
+/* A case under the context's current tuning: one run that builds and is checked bit for bit against
+ * the CPU reference, then the median of the timed runs. NAN on failure (recorded). */
+static double time_case(tuner *t, tune_case *c)
+{
+    if (!(run_once(t, c) >= 0)) return NAN;
+    void *got = malloc((size_t)c->in.out_bytes);
+    cl_int err = got ? clEnqueueReadBuffer(t->queue, c->buffers[c->in.count], CL_TRUE, 0, (size_t)c->in.out_bytes,
+                                           got, 0, NULL, NULL)
+                     : CL_OUT_OF_HOST_MEMORY;
+    const int same = err == CL_SUCCESS && memcmp(got, c->expect, (size_t)c->in.out_bytes) == 0;
+    free(got);
+    if (!same) {
+        char tuning[4096] = "";
+        clg_context_tuning(t->ctx, tuning, sizeof tuning, NULL);
+        cli_fail(CLI_EXIT_REFUSED, "tune: case %s no longer matches the CPU reference under this tuning:\n%s",
+                 c->spec->name, tuning);
+        return NAN;
+    }
+    double times[32];
+    for (int r = 0; r < t->repeat; ++r)
+        if (!((times[r] = run_once(t, c)) >= 0)) return NAN;
+    return median(times, t->repeat);
+}
+
+/* The cases a tunable affects, under the context's tuning: each one's time into each[] (NAN on failure). */
+static int time_cases(tuner *t, unsigned kinds, double *each)
+{
+    for (size_t i = 0; i < t->count; ++i) {
+        if (!(kinds & (1u << t->cases[i].spec->kind))) continue;
+        each[i] = time_case(t, &t->cases[i]);
+        if (!(each[i] >= 0)) return CLI_EXIT_REFUSED;
+    }
+    return 0;
+}
+
+/* The mean over the cases a tunable affects of each case's time relative to the first setting's, so
+ * that a long case does not outvote the others. */
+static double relative_time(const tuner *t, unsigned kinds, const double *each, const double *first)
+{
+    double sum = 0;
+    int n = 0;
+    for (size_t i = 0; i < t->count; ++i)
+        if (kinds & (1u << t->cases[i].spec->kind)) sum += each[i] / first[i], ++n;
+    return n ? sum / n : 1.0;
+}
+
+/* The value of a tunable in the context's tuning text. */
+static void current_value(const clg_context *ctx, const char *name, char *value, size_t size)
+{
+    char text[8192] = "", key[80];
+    clg_context_tuning(ctx, text, sizeof text, NULL);
+    snprintf(key, sizeof key, "\n%s = ", name);
+    const char *p = strstr(text, key);
+    value[0] = '\0';
+    if (p) snprintf(value, size, "%.*s", (int)strcspn(p + strlen(key), "\n"), p + strlen(key));
+}
+
+static int prepare_case(tuner *t, tune_case *c)
+{
+    clg_status st = case_inputs_make(c->spec, 0, &c->in);
+    if (st != CLG_SUCCESS) return cli_fail_status(st, "tune: case %s", c->spec->name);
+    c->expect = malloc((size_t)c->in.out_bytes);
+    if (!c->expect) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory for case %s", c->spec->name);
+    st = case_reference(&c->in, c->expect);
+    if (st != CLG_SUCCESS) return cli_fail_status(st, "tune: the CPU reference of case %s", c->spec->name);
+    case_footprint f;
+    case_footprint_of(c->spec, 0, &f);
+    c->moved = (double)f.moved;
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i <= c->in.count && err == CL_SUCCESS; ++i) {
+        const uint64_t bytes = i < c->in.count ? c->in.bytes[i] : c->in.out_bytes;
+        if (i < c->in.count && !c->in.host[i]) continue;
+        c->buffers[i] = clCreateBuffer(t->cl, CL_MEM_READ_WRITE | (i < c->in.count ? CL_MEM_COPY_HOST_PTR : 0),
+                                       (size_t)(bytes ? bytes : 1), i < c->in.count ? c->in.host[i] : NULL, &err);
+    }
+    if (err != CL_SUCCESS)
+        return cli_fail(CLI_EXIT_REFUSED, "tune: cannot allocate the buffers of case %s (%d)", c->spec->name, err);
+    return 0;
+}
+
+static void release_case(tune_case *c)
+{
+    for (int i = 0; i <= CASE_MAX_INPUTS; ++i)
+        if (c->buffers[i]) clReleaseMemObject(c->buffers[i]);
+    case_inputs_free(&c->in);
+    free(c->expect);
+}
+
+static int is_quick_case(const char *name)
+{
+    for (size_t i = 0; i < sizeof quick_cases / sizeof quick_cases[0]; ++i)
+        if (!strcmp(name, quick_cases[i])) return 1;
+    return 0;
+}
+
+#define MAX_SETTINGS 8
+
+/* Settings of one tunable (or whole tunings) compared in alternating rounds, so that a slow minute of a
+ * shared machine hits every setting alike: setting k's time for case i is its best median over the
+ * rounds. Returns 0 or the failure's exit status. */
+static int compare_settings(tuner *t, unsigned kinds, const char *const *settings, int count, int rounds,
+                            double best[][MAX_SETTINGS])
+{
+    for (size_t i = 0; i < t->count; ++i)
+        for (int k = 0; k < count; ++k) best[i][k] = INFINITY;
+    double *each = calloc(t->count, sizeof *each);
+    if (!each) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    int rc = 0;
+    for (int r = 0; r < rounds && rc == 0; ++r)
+        for (int k = 0; k < count && rc == 0; ++k) {
+            const clg_status st = clg_context_set_tuning(t->ctx, settings[k]);
+            if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set \"%s\"", settings[k]);
+            if (rc == 0) rc = time_cases(t, kinds, each);
+            for (size_t i = 0; rc == 0 && i < t->count; ++i)
+                if ((kinds & (1u << t->cases[i].spec->kind)) && each[i] < best[i][k]) best[i][k] = each[i];
+        }
+    free(each);
+    return rc;
+}
+
+/* The value at column k of best as one case's array. */
+static void column(const tuner *t, double best[][MAX_SETTINGS], int k, double *out)
+{
+    for (size_t i = 0; i < t->count; ++i) out[i] = best[i][k];
+}
+
+/* Walk the tunables of the mapping: each candidate against the value in force, kept where the cases it
+ * affects run faster by more than KEEP_MARGIN on average. Prints each choice. */
+static int walk_tunables(tuner *t, int adjacent, int quick)
+{
+    printf("%-26s %10s %10s  %s\n", "tunable", "table", "chosen", "time relative to the table's value, each candidate");
+    double (*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
+    double *first = calloc(t->count, sizeof *first), *other = calloc(t->count, sizeof *other);
+    int rc = best && first && other ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    for (size_t p = 0; rc == 0 && p < sizeof plans / sizeof plans[0]; ++p) {
+        const tunable_plan *plan = &plans[p];
+        if (plan->adjacent != adjacent) continue;
+        int affected = 0;
+        for (size_t i = 0; i < t->count; ++i) affected |= (plan->kinds >> t->cases[i].spec->kind) & 1u;
+        if (!affected) continue;
+        char values[MAX_SETTINGS][32], lines[MAX_SETTINGS][112];
+        const char *settings[MAX_SETTINGS];
+        current_value(t->ctx, plan->name, values[0], sizeof values[0]);
+        int count = 1;
+        const char *const *candidates = quick ? plan->quick : plan->full;
+        for (int k = 0; k < 7 && candidates[k] && count < MAX_SETTINGS; ++k)
+            if (strcmp(candidates[k], values[0])) snprintf(values[count++], sizeof values[0], "%s", candidates[k]);
+        for (int k = 0; k < count; ++k) {
+            snprintf(lines[k], sizeof lines[k], "%.63s = %.31s\n", plan->name, values[k]);
+            settings[k] = lines[k];
+        }
+        rc = compare_settings(t, plan->kinds, settings, count, quick ? 2 : 3, best);
+        if (rc != 0) break;
+        column(t, best, 0, first);
+        int chosen = 0;
+        double chosen_rel = 1.0;
+        char trail[512];
+        int used = snprintf(trail, sizeof trail, "%s: 1", values[0]);
+        for (int k = 1; k < count; ++k) {
+            column(t, best, k, other);
+            const double rel = relative_time(t, plan->kinds, other, first);
+            if (used > 0 && (size_t)used < sizeof trail)
+                used += snprintf(trail + used, sizeof trail - (size_t)used, ", %s: %.3f", values[k], rel);
+            if (rel < chosen_rel * (1.0 - KEEP_MARGIN)) chosen = k, chosen_rel = rel;
+        }
+        const clg_status st = clg_context_set_tuning(t->ctx, settings[chosen]);
+        if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set %s", settings[chosen]);
+        printf("%-26s %10s %10s  %s\n", plan->name, values[0], values[chosen], trail);
+        fflush(stdout);
+    }
+    free(best);
+    free(first);
+    free(other);
+    return rc;
+}
+
+/* Every case under the table's tuning and under the tuned one, in alternating rounds, into table_s and
+ * tuned_s. */
+static int compare_table_and_tuned(tuner *t, const char *table, const char *tuned, int rounds)
+{
+    double (*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
+    if (!best) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    const char *settings[2] = {table, tuned};
+    const int rc = compare_settings(t, ~0u, settings, 2, rounds, best);
+    for (size_t i = 0; rc == 0 && i < t->count; ++i) {
+        t->cases[i].table_s = best[i][0];
+        t->cases[i].tuned_s = best[i][1];
+    }
+    free(best);
+    return rc;
+}
+
+static void print_cases(const tuner *t)
+{
+    printf("\n%-22s %11s %11s %8s %8s %7s\n", "case", "table ms", "tuned ms", "/copy", "/copy", "gain");
+    printf("%-22s %11s %11s %8s %8s %7s\n", "", "", "", "table", "tuned", "");
+    for (size_t i = 0; i < t->count; ++i) {
+        const tune_case *c = &t->cases[i];
+        const double copy = t->copy_gbps * 1e9;
+        printf("%-22s %11.3f %11.3f %8.3f %8.3f %6.1f%%%s\n", c->spec->name, c->table_s * 1e3, c->tuned_s * 1e3,
+               c->moved / c->table_s / copy, c->moved / c->tuned_s / copy, 100.0 * (c->table_s / c->tuned_s - 1.0),
+               c->spec->primary == PRIMARY_WALL ? "  (wall)" : "");
+    }
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    cli_option options[] = {{"device", 1, NULL}, {"quick", 0, NULL}, {"dry-run", 0, NULL}, {"cases", 1, NULL}};
+    int rc = cli_parse_options("tune", argc, argv, options, 4, NULL, NULL, 0);
+    if (rc != 0) return rc;
+    /* --cases FILE: a table of the benchmark's form, every case of it tuned on */
+    unsigned char *cases_file = NULL;
+    size_t cases_length = 0;
+    if (options[3].value && cli_read_file("tune: --cases", options[3].value, &cases_file, &cases_length) != 0)
+        return CLI_EXIT_REFUSED;
+    if (cases_file && memchr(cases_file, '\0', cases_length)) {
+        free(cases_file);
+        return cli_fail(CLI_EXIT_REFUSED, "tune: --cases '%s' is not a text file", options[3].value);
+    }
+    char *cases_text = NULL;
+    if (cases_file) {
+        cases_text = realloc(cases_file, cases_length + 1);
+        if (!cases_text) {
+            free(cases_file);
+            return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+        }
+        cases_text[cases_length] = '\0';
+    }
+    const int quick = options[1].value != NULL, dry_run = options[2].value != NULL;
+    setenv("CLGATHER_TUNING", "0", 1); /* start from the table's values, whatever profile is stored */
+    tuner t;
+    memset(&t, 0, sizeof t);
+    t.repeat = quick ? 5 : 11;
+    if (cli_open_context(options[0].value, 0, &t.ctx) != 0) {
+        free(cases_text);
+        return CLI_EXIT_REFUSED;
+    }
+    clg_device_info info;
+    clg_context_device_info(t.ctx, &info);
+    char tuning[8192];
+    if (clg_context_tuning(t.ctx, tuning, sizeof tuning, NULL) != CLG_SUCCESS) {
+        clg_context_release(t.ctx);
+        free(cases_text);
+        return cli_fail(CLI_EXIT_REFUSED, "tune: device '%s' is the CPU reference, which has no tuning",
+                        options[0].value ? options[0].value : "(default)");
+    }
+    t.cl = clg_context_cl_context(t.ctx);
+    cl_device_id device = clg_context_cl_device(t.ctx);
+    cl_int err;
+    t.queue = clCreateCommandQueue(t.cl, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+        clg_context_release(t.ctx);
+        free(cases_text);
+        return cli_fail(CLI_EXIT_REFUSED, "tune: clCreateCommandQueue with profiling failed (%d)", err);
+    }
+    size_t table_count = 0;
+    case_spec *table = cases_text ? case_table_parse(cases_text, options[3].value, "clgather tune", &table_count)
+                                  : case_table_parse(case_table_builtin, "bench/cases.txt (built in)",
+                                                     "clgather tune", &table_count);
+    free(cases_text);
+    t.cases = calloc(table_count, sizeof *t.cases);
+    const int adjacent = strstr(tuning, "\nmapping = adjacent\n") != NULL;
+    printf("clgather %s tune%s: %s (%s, driver %s)\n", clg_version(), quick ? " --quick" : "", info.device_name,
+           info.platform_name, info.driver_version);
+    printf("%.*s", (int)strcspn(tuning, "\n") + 1, tuning); /* "# table: ROW (measured)" */
+    for (size_t i = 0; rc == 0 && t.cases && i < table_count; ++i) {
+        const case_spec *s = &table[i];
+        if (!strcmp(s->name, "tiny") || !strcmp(s->name, "onnx-checked") ||
+            (quick && !options[3].value && !is_quick_case(s->name)))
+            continue;
+        t.cases[t.count].spec = s;
+        rc = prepare_case(&t, &t.cases[t.count++]);
+    }
+    if (!t.cases) rc = cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    const double started = now_s();
+    if (rc == 0) rc = measure_copy(&t, device, info.max_alloc_bytes);
+    if (rc == 0) {
+        printf("copy:  %.2f GB/s (16 bytes a work-item, read + write, as clgather-bench); %zu cases, %d timed runs each, the %s mapping\n\n",
+               t.copy_gbps, t.count, t.repeat, adjacent ? "adjacent" : "runs");
+        fflush(stdout);
+        rc = walk_tunables(&t, adjacent, quick);
+    }
+    char tuned[8192] = "";
+    if (rc == 0) clg_context_tuning(t.ctx, tuned, sizeof tuned, NULL);
+    if (rc == 0) rc = compare_table_and_tuned(&t, tuning, tuned, quick ? 2 : 3);
+    if (rc == 0) {
+        print_cases(&t);
+        /* the choices, taken one at a time, must also win together, on the cases' mean */
+        double relative = 0;
+        for (size_t i = 0; i < t.count; ++i) relative += t.cases[i].tuned_s / t.cases[i].table_s / (double)t.count;
+        const int keep_table = !(relative < 1.0 - KEEP_MARGIN);
+        printf("\ntuned in %.0f s; the tuned values take %.3f of the table's time on the cases' mean%s\n",
+               now_s() - started, relative, keep_table ? ": the table's values are kept" : "");
+        if (keep_table) clg_context_set_tuning(t.ctx, tuning);
+        char path[4096] = "", comment[256];
+        snprintf(comment, sizeof comment, "written by clgather tune%s: %.3f of the table's time on the cases' mean",
+                 quick ? " --quick" : "", keep_table ? 1.0 : relative);
+        if (dry_run) {
+            printf("--dry-run: no profile written\n");
+        } else {
+            const clg_status st = clg_context_store_tuning(t.ctx, comment, path, sizeof path);
+            if (st != CLG_SUCCESS)
+                rc = cli_fail_status(st, "tune: cannot store the profile");
+            else
+                printf("profile: %s (CLGATHER_TUNING=0 ignores it)\n", path);
+        }
+    }
+    for (size_t i = 0; i < t.count; ++i) release_case(&t.cases[i]);
+    free(t.cases);
+    free(table);
+    clReleaseCommandQueue(t.queue);
+    clg_context_release(t.ctx);
+    return rc;
+}

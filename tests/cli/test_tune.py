@@ -1,0 +1,97 @@
+"""clgather tune: it measures the tunables on a case table, prints its choices against the table's,
+stores a profile that later contexts (and clgather-bench) use, and refuses what it cannot tune.
+Small cases (--cases) keep it to seconds; the built-in table's --quick run is `clgather tune --quick`."""
+import json
+import os
+import subprocess
+import sys
+
+from cli_common import SKIP_STATUS, check, expect_status, fresh_work_dir, failures, path
+
+CASES = """\
+# small cases of each kind the tuner walks on a CPU device
+rows      op=gather    preset=ov-gather-8 data=f32[4096,64] indices=i32[8192] seed=1
+last-axis op=gather    preset=ov-gather-8 data=f32[512,512] indices=i32[256] axis=1 seed=2
+elements  op=elements  preset=ov-gather-elements-6 data=f32[256,256] indices=i64[256,64] axis=1 seed=3
+tree      op=tree      data=i32[32,16,8] seed=4 time=wall
+q4        op=quantized layout=ort-u4 data=f16[2048,256] indices=i64[512] seed=5
+q8        op=quantized layout=ggml-q8_0 data=f32[1024,256] indices=i64[256] seed=6
+tiny      op=gather    preset=ov-gather-8 data=f32[16,16] indices=i32[4] seed=7 time=wall
+"""
+
+
+def main():
+    fresh_work_dir()
+    cases = path("cases.txt")
+    with open(cases, "w") as f:
+        f.write(CASES)
+    cache = path("cache")
+    env = {"CLGATHER_CACHE_DIR": cache, "CLGATHER_TUNING": ""}
+
+    out, _ = expect_status(["tune", "--cases", cases, "--quick"], 0, "tune on small cases", env=env)
+    lines = out.splitlines()
+    check(any(line.startswith("# table: ") for line in lines), f"no table row named: {out}")
+    chosen = [line.split() for line in lines if line.split() and line.split()[0] in (
+        "run_bytes", "runs_local_size", "adjacent_local_size", "grid_groups_per_cu")]
+    check(len(chosen) >= 2, f"no choices printed: {out}")
+    for row in chosen:
+        check(len(row) >= 3 and row[1].isdigit() and row[2].isdigit(), f"a choice without its values: {row}")
+    for name in ("rows", "last-axis", "elements", "tree", "q4", "q8"):
+        check(any(line.startswith(name + " ") for line in lines), f"case {name} not in the table of cases: {out}")
+    check(not any(line.startswith("tiny ") for line in lines), "tiny (a call's overhead) was tuned on")
+    written = [line for line in lines if line.startswith("profile: ")]
+    check(len(written) == 1, f"no profile line: {out}")
+    if not written:
+        return
+    profile = written[0][len("profile: "):].split(" (")[0]
+    check(profile.startswith(cache + "/tuning-") and os.path.isfile(profile), f"profile not in the cache: {profile}")
+    with open(profile) as f:
+        text = f.read()
+    check(text.startswith("# clgather tuning profile 1\n# key "), f"profile header: {text[:80]!r}")
+    check("\nrun_bytes = " in text and "\ncopy_local_size = " in text, "profile lacks tunables")
+
+    # a --dry-run writes nothing: the profile stays as it was
+    marked = text + "# left by the test\n"
+    with open(profile, "w") as f:
+        f.write(marked)
+    expect_status(["tune", "--cases", cases, "--quick", "--dry-run"], 0, "tune --dry-run", env=env)
+    with open(profile) as f:
+        check(f.read() == marked, "--dry-run rewrote the profile")
+
+    # clgather-bench names the profile it ran with, in its table and its JSON; CLGATHER_TUNING=0 ignores it
+    bench = os.environ.get("CLGATHER_BENCH", "")
+    if bench and os.path.exists(bench):
+        report = path("bench.json")
+        run_env = dict(os.environ, CLGATHER_CACHE_DIR=cache, CLGATHER_TUNING="")
+        proc = subprocess.run([bench, "--cases", cases, "--case", "rows", "--repeat", "10", "--ref-repeat", "1",
+                               "--no-first-call", "--json", report], capture_output=True, text=True, env=run_env,
+                              timeout=300)
+        check(proc.returncode == 0, f"clgather-bench: {proc.returncode} {proc.stderr}")
+        check(f"profile {profile}" in proc.stdout, f"the bench's table does not name the profile: {proc.stdout[:600]}")
+        if proc.returncode == 0:
+            with open(report) as f:
+                check(json.load(f)["tuning"]["profile"] == profile, "the bench's JSON does not name the profile")
+        run_env["CLGATHER_TUNING"] = "0"
+        proc = subprocess.run([bench, "--cases", cases, "--case", "rows", "--repeat", "10", "--ref-repeat", "1",
+                               "--no-first-call"], capture_output=True, text=True, env=run_env, timeout=300)
+        check(proc.returncode == 0 and "no profile" in proc.stdout, "CLGATHER_TUNING=0 did not ignore the profile")
+    else:
+        print("clgather-bench not built: its naming of the profile is not checked here")
+
+    # refusals: the CPU reference has no tuning; a case table that is not one
+    expect_status(["tune", "--device", "cpu", "--cases", cases], 1, "tune on the CPU reference",
+                  stderr_contains="has no tuning", env=env)
+    expect_status(["tune", "--cases", path("missing.txt")], 1, "tune with a missing table",
+                  stderr_contains="missing.txt", env=env)
+    expect_status(["tune", "--bogus"], 2, "tune with an unknown option", env=env)
+
+
+if __name__ == "__main__":
+    if subprocess.run([sys.argv[1], "devices"], capture_output=True, text=True).stdout.find("no OpenCL device") >= 0:
+        print("no OpenCL device: clgather tune needs one")
+        sys.exit(SKIP_STATUS)
+    main()
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+    print("all checks passed")
