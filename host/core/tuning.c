@@ -11,12 +11,27 @@
 static const char *const mappings[] = {"runs", "adjacent"};
 static const char *const lookups[] = {"target", "ssse3", "avx2", "none"};
 
-#define FIELD(name)                   #name, offsetof(clg_tuning, name)
-#define COUNT(name, lo, hi, what)     {FIELD(name), lo, hi, 1, 0, NULL, NULL, what}
-#define POW2(name, lo, hi, what)      {FIELD(name), lo, hi, 1, 1, NULL, NULL, what}
-#define STEP(name, lo, hi, m, what)   {FIELD(name), lo, hi, m, 0, NULL, NULL, what}
-#define CHOICE(name, names, what)     {FIELD(name), 0, sizeof names / sizeof names[0] - 1, 1, 0, names, NULL, what}
-#define KERNEL(name, macro, lo, hi, what) {FIELD(name), lo, hi, 1, 0, NULL, macro, what}
+#define FIELD(name) #name, offsetof(clg_tuning, name)
+#define COUNT(name, lo, hi, what)                   \
+    {                                               \
+        FIELD(name), lo, hi, 1, 0, NULL, NULL, what \
+    }
+#define POW2(name, lo, hi, what)                    \
+    {                                               \
+        FIELD(name), lo, hi, 1, 1, NULL, NULL, what \
+    }
+#define STEP(name, lo, hi, m, what)                 \
+    {                                               \
+        FIELD(name), lo, hi, m, 0, NULL, NULL, what \
+    }
+#define CHOICE(name, names, what)                                                   \
+    {                                                                               \
+        FIELD(name), 0, sizeof names / sizeof names[0] - 1, 1, 0, names, NULL, what \
+    }
+#define KERNEL(name, macro, lo, hi, what)            \
+    {                                                \
+        FIELD(name), lo, hi, 1, 0, NULL, macro, what \
+    }
 
 static const clg_tunable tunables[] = {
     CHOICE(mapping, mappings, "how work-items map to memory"),
@@ -204,8 +219,8 @@ size_t clg_tuning_format(const clg_tuning *tuning, char *buf, size_t size)
             snprintf(value, sizeof value, "%s", t->choices[v]);
         else
             snprintf(value, sizeof value, "%u", (unsigned)v);
-        const int n = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0, "%s = %s\n", t->name,
-                               value);
+        const int n =
+            snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0, "%s = %s\n", t->name, value);
         if (n > 0) used += (size_t)n;
     }
     if (size > 0 && used >= size) buf[size - 1] = '\0';

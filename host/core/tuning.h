@@ -82,8 +82,8 @@ typedef struct clg_tunable {
     const char *name;
     size_t offset;
     uint32_t min, max;
-    uint32_t multiple_of;      /* values must be multiples of this (1: any) */
-    int power_of_two;          /* values must be powers of two */
+    uint32_t multiple_of;       /* values must be multiples of this (1: any) */
+    int power_of_two;           /* values must be powers of two */
     const char *const *choices; /* NULL, or names of the values 0, 1, ... (then max + 1 of them) */
     const char *macro;          /* NULL, or the kernel macro every build gets the value as */
     const char *what;

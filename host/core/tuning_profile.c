@@ -14,10 +14,7 @@ static const char magic[] = "# clgather tuning profile 1\n";
 /* far more than every tunable's line with a long comment: a larger file is not a profile */
 #define CLG_PROFILE_MAX_BYTES 65536
 
-static uint64_t key_hash(const char *device_key)
-{
-    return clg_hash64(device_key, strlen(device_key), CLG_HASH_SEED);
-}
+static uint64_t key_hash(const char *device_key) { return clg_hash64(device_key, strlen(device_key), CLG_HASH_SEED); }
 
 int clg_tuning_profile_path(const char *device_key, char *path, size_t size)
 {

@@ -9,7 +9,6 @@
 
 #include "core/status.h"
 
-
 /* Every row starts from these. CPU runtimes run a work-group's items on one thread: a work-item walks a
  * contiguous run of a few KiB, and groups of 64 items are enough to share out over the cores. GPUs
  * (the adjacent mapping): adjacent work-items move adjacent 16-byte units, the widest load that still
@@ -105,8 +104,8 @@ static const tuning_row *row_for(const clg_device_info *info, clg_driver driver)
 {
     const size_t count = sizeof rows / sizeof rows[0];
     size_t i = 0;
-    while (i + 1 < count && !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) &&
-                              (rows[i].types & info->type) != 0))
+    while (i + 1 < count &&
+           !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) && (rows[i].types & info->type) != 0))
         ++i;
     return &rows[i];
 }

@@ -262,7 +262,8 @@ START_TEST(device_specs_take_implementation_short_names)
         const char *name = clg_driver_name(driver);
         char upper[32];
         size_t k = 0;
-        for (; name[k] && k + 1 < sizeof upper; ++k) upper[k] = (char)(name[k] >= 'a' && name[k] <= 'z' ? name[k] - 32 : name[k]);
+        for (; name[k] && k + 1 < sizeof upper; ++k)
+            upper[k] = (char)(name[k] >= 'a' && name[k] <= 'z' ? name[k] - 32 : name[k]);
         upper[k] = '\0';
         clg_context *ctx = NULL;
         clg_status st = clg_context_create_default(upper, 0, &ctx);
@@ -279,12 +280,11 @@ END_TEST
 
 int main(void)
 {
-    return support_run_tests("tuning", 300,
-                             SUPPORT_TESTS(every_table_row_is_complete_and_in_range,
-                                           rows_follow_implementation_and_device_type,
-                                           bad_lines_are_refused_whole_and_named, comments_blanks_and_choices_parse,
-                                           stored_profiles_load_and_damaged_ones_are_ignored,
-                                           contexts_read_set_store_and_reload_their_tuning,
-                                           reference_context_has_no_tuning,
-                                           device_specs_take_implementation_short_names));
+    return support_run_tests(
+        "tuning", 300,
+        SUPPORT_TESTS(every_table_row_is_complete_and_in_range, rows_follow_implementation_and_device_type,
+                      bad_lines_are_refused_whole_and_named, comments_blanks_and_choices_parse,
+                      stored_profiles_load_and_damaged_ones_are_ignored,
+                      contexts_read_set_store_and_reload_their_tuning, reference_context_has_no_tuning,
+                      device_specs_take_implementation_short_names));
 }
