@@ -222,3 +222,29 @@ def test_verify_mode_context():
 def test_version_and_abi():
     assert clgather.__version__.count(".") == 2
     assert clgather._lib.lib.clg_abi_version() == clgather.ABI_VERSION
+
+
+def test_out_argument_is_written_on_success_only(ctx):
+    data = np.arange(40, dtype=np.float64).reshape(8, 5)
+    indices = np.array([7, 0, -2], dtype=np.int64)
+    out = np.full((3, 5), np.nan).view(np.uint64)
+    out[...] = 0xA5A5A5A5A5A5A5A5  # poisoned
+    out = out.view(np.float64)
+    assert clgather.gather(data, indices, 0, ctx=ctx, out=out) is out
+    assert same_bits(out, data[[7, 0, 6]])
+    out.view(np.uint64)[...] = 0xA5A5A5A5A5A5A5A5
+    with pytest.raises(clgather.IndexOutOfRangeError):
+        clgather.gather(data, np.array([1, 8, 0], dtype=np.int64), 0, ctx=ctx, out=out)
+    assert np.all(out.view(np.uint64) == 0xA5A5A5A5A5A5A5A5), "a failed call left the output untouched"
+
+
+def test_out_argument_is_checked(ctx):
+    data = np.arange(10, dtype=np.int32)
+    with pytest.raises(clgather.ShapeError) as e:
+        clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(3, np.int32))
+    assert "out" in str(e.value) and "(3,)" in str(e.value)
+    with pytest.raises(TypeError) as e:
+        clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(2, np.int64))
+    assert "out" in str(e.value) and "int64" in str(e.value)
+    with pytest.raises(clgather.Error):
+        clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(4, np.int32)[::2])

@@ -128,3 +128,39 @@ def test_reference_reads_device_arrays_back(queue):
     data = np.arange(6, dtype=np.uint8)
     out = clgather.reference.gather(device(queue, data), device(queue, np.array([5, 0])))
     assert isinstance(out, np.ndarray) and same_bits(out, np.array([5, 0], dtype=np.uint8))
+
+
+def test_out_argument_on_the_device(queue):
+    import pyopencl.array as cl_array
+
+    data = np.arange(24, dtype=np.int16).reshape(6, 4)
+    out = cl_array.empty(queue, (2, 4), np.int16)
+    out.fill(np.int16(-23131))  # 0xA5A5: poisoned
+    result = clgather.gather(device(queue, data), device(queue, np.array([5, 0])), out=out)
+    assert result is out
+    check_device_result(queue, out, data[[5, 0]])
+    out.fill(np.int16(-23131))
+    with pytest.raises(clgather.IndexOutOfRangeError):
+        clgather.gather(device(queue, data), device(queue, np.array([6, 0])), out=out)
+    assert np.all(out.get() == -23131), "a failed call left the output untouched"
+    with pytest.raises(clgather.ShapeError):
+        clgather.gather(device(queue, data), device(queue, np.array([1])), out=out)
+
+
+def test_outputs_match_pyopencl_own_arrays(queue):
+    """The binding makes its outputs with pyopencl's fast constructor: they must be what
+    cl_array.empty would have made."""
+    import pyopencl.array as cl_array
+
+    from clgather import _core
+
+    for shape in [(3, 5), (), (0, 4), (2, 1, 3)]:
+        made = _core.new_device_array(queue, shape, np.dtype(np.float32))
+        own = cl_array.empty(queue, shape, np.float32)
+        assert (made.shape, made.strides, made.size, made.nbytes, made.flags.c_contiguous) == (
+            own.shape, own.strides, own.size, own.nbytes, own.flags.c_contiguous)
+        assert made.queue is queue and made.context == own.context
+    assert _core._fast_array_works is True
+    data = np.arange(6, dtype=np.float32)
+    out = clgather.gather(device(queue, data), device(queue, np.zeros((0, 2), np.int64)))
+    assert out.shape == (0, 2) and out.get().shape == (0, 2)

@@ -41,8 +41,15 @@ def numpy_dtype(name):
     return np.dtype(name)
 
 
+# by dtype object too: numpy's dtype.name is a slow Python property, and this lookup is on every call
+_CLG_DTYPE_OF_DTYPE = {np.dtype(name): code for name, code in _CLG_DTYPE.items() if name != "bfloat16"}
+
+
 def clg_dtype(dtype, argument):
     """The library's element type of a numpy dtype; TypeError naming the argument if it has none."""
+    code = _CLG_DTYPE_OF_DTYPE.get(dtype)
+    if code is not None:
+        return code
     code = _CLG_DTYPE.get(np.dtype(dtype).name)
     if code is None:
         raise DTypeError(f"{argument}: dtype {np.dtype(dtype)} has no clgather element type", _lib.ERR_INVALID_DTYPE)
@@ -238,13 +245,17 @@ def default_context():
 
 
 def pyopencl_context(queue):
-    """One context per pyopencl (context, device), made on first use."""
-    key = (queue.context.int_ptr, queue.device.int_ptr)
-    with _default_lock:
-        ctx = _pyopencl_contexts.get(key)
-        if ctx is None:
-            ctx = _pyopencl_contexts[key] = Context.from_pyopencl(queue)
-        return ctx
+    """The context of a pyopencl queue, made on first use. Looked up by the queue's address, which
+    the entry keeps alive (so it cannot be reused while the entry lives)."""
+    entry = _pyopencl_contexts.get(queue.int_ptr)
+    if entry is None:
+        with _default_lock:
+            # queues of one OpenCL context and device share a clgather context (and its kernels)
+            key = (queue.context.int_ptr, queue.device.int_ptr)
+            ctx = _pyopencl_contexts.get(key) or Context.from_pyopencl(queue)
+            _pyopencl_contexts[key] = ctx
+            entry = _pyopencl_contexts[queue.int_ptr] = (ctx, queue)
+    return entry[0]
 
 
 # ---- running an operation ----
@@ -260,25 +271,56 @@ class Call:
         self.enqueue = getattr(lib, f"clg_{op}_enqueue")
 
 
-def run_host(call, desc, inputs, shape, dtype, ctx, use_reference):
+_char_from_buffer = ctypes.c_char.from_buffer
+_addressof = ctypes.addressof
+
+
+def address(array):
+    """The data address of a C-contiguous numpy array. ctypes' from_buffer is several times quicker
+    than array.ctypes.data (which builds __array_interface__), but takes only writable, non-empty
+    buffers; the others take the slow way."""
+    try:
+        return _addressof(_char_from_buffer(array))
+    except (TypeError, ValueError):
+        return array.ctypes.data
+
+
+def host_output(out, shape, dtype):
+    """A new output array, or the caller's out= after checking it can take the result as it is."""
+    if out is None:
+        return np.empty(shape, dtype)
+    if type(out) is not np.ndarray or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ArgumentError("out: not a writable C-contiguous numpy array")
+    if out.dtype != dtype:
+        raise DTypeError(f"out: dtype {out.dtype}, the result's is {np.dtype(dtype)}", _lib.ERR_INVALID_DTYPE)
+    if out.shape != tuple(shape):
+        raise ShapeError(f"out: shape {out.shape}, the result's is {tuple(shape)}", _lib.ERR_SHAPE_MISMATCH)
+    return out
+
+
+def run_host(call, desc, inputs, shape, dtype, ctx, use_reference, out=None):
     """inputs: numpy arrays (or None for an absent input), in the C call's order."""
-    output = np.empty(shape, dtype)
+    output = host_output(out, shape, dtype)
     args = []
     for array in inputs:
-        args += [None, 0] if array is None else [array.ctypes.data, array.nbytes]
-    args += [output.ctypes.data, output.nbytes]
+        if array is None:
+            args += (None, 0)
+        else:
+            args += (address(array), array.nbytes)
+    args += (address(output), output.nbytes)
     if use_reference:
-        status = call.reference(ctypes.byref(desc), *args)
+        status = call.reference(desc, *args)
     else:
-        status = call.host((ctx or default_context()).handle, ctypes.byref(desc), *args)
-    raise_for_status(status, call.label)
+        status = call.host((ctx or default_context()).handle, desc, *args)
+    if status:
+        raise_for_status(status, call.label)
     return output
 
 
 def device_queue(values):
     """The queue of the first device array among values, or None when all are host arrays."""
     for value in values:
-        if value is not None and is_device_array(value):
+        if value is not None and type(value) is not np.ndarray and is_device_array(value):
             return value.queue
     return None
 
@@ -296,33 +338,100 @@ def to_device(queue, value, argument):
     return cl_array.to_device(queue, host_array(value, argument))
 
 
-def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for):
-    """inputs: pyopencl arrays (or None), in the C call's order. The output is a pyopencl array on
-    queue, with the call's event added to its events; nothing is copied to the host."""
+def _c_strides(shape, itemsize):
+    strides = []
+    step = itemsize
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    return tuple(reversed(strides))
+
+
+_fast_array_works = None
+
+
+def new_device_array(queue, shape, dtype):
+    """cl_array.empty(queue, shape, dtype), made through pyopencl's fast constructor (the shape, strides
+    and size given, as pyopencl's own methods make their results): its public constructor checks the
+    shape with numpy and costs some 30 us a call, several times a small gather. If the fast
+    constructor's arguments ever change, the public one is used."""
+    global _fast_array_works
     import pyopencl as cl
     import pyopencl.array as cl_array
 
-    output = cl_array.empty(queue, shape, dtype)
-    events = list(wait_for or [])
+    if _fast_array_works is not False:
+        size = 1
+        for extent in shape:
+            size *= extent
+        try:
+            data = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
+            array = cl_array.Array(None, shape, dtype, data=data, strides=_c_strides(shape, dtype.itemsize),
+                                   _fast=True, _size=size, _context=queue.context, _queue=queue)
+            if _fast_array_works is None:  # checked once against the public constructor
+                reference = cl_array.empty(queue, shape, dtype)
+                _fast_array_works = (array.shape, array.strides, array.size, array.nbytes, array.flags.c_contiguous) == (
+                    reference.shape, reference.strides, reference.size, reference.nbytes, reference.flags.c_contiguous)
+                if not _fast_array_works:
+                    return reference
+            return array
+        except TypeError:
+            _fast_array_works = False
+    return cl_array.empty(queue, shape, dtype)
+
+
+def device_output(out, queue, shape, dtype):
+    if out is None:
+        return new_device_array(queue, tuple(shape), np.dtype(dtype))
+    if not is_device_array(out) or not out.flags.c_contiguous:
+        raise ArgumentError("out: not a C-contiguous pyopencl array")
+    if out.queue != queue:
+        raise ArgumentError("out: a pyopencl array on another queue than the inputs'")
+    if out.dtype != dtype:
+        raise DTypeError(f"out: dtype {out.dtype}, the result's is {np.dtype(dtype)}", _lib.ERR_INVALID_DTYPE)
+    if out.shape != shape:
+        raise ShapeError(f"out: shape {out.shape}, the result's is {tuple(shape)}", _lib.ERR_SHAPE_MISMATCH)
+    return out
+
+
+_WAIT_LIST_TYPES = [_lib.cl_handle * n for n in range(17)]
+_pyopencl = None
+
+
+def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None):
+    """inputs: pyopencl arrays (or None), in the C call's order. The output is a pyopencl array on
+    queue, with the call's event added to its events; nothing is copied to the host."""
+    global _pyopencl
+    if _pyopencl is None:
+        import pyopencl
+
+        _pyopencl = pyopencl
+    cl = _pyopencl
+    output = device_output(out, queue, shape, dtype)
+    events = list(wait_for) if wait_for else []
     scratch = None
     args = []
-    for array in list(inputs) + [output]:
+    for array in (*inputs, output):
         if array is None:
-            args += [None, 0]
+            args += (None, 0)
             continue
-        events += getattr(array, "events", [])
+        if array.events:
+            events += array.events
         if array.base_data is None:  # an empty pyopencl array owns no buffer; the call reads nothing from it
             if scratch is None:
                 scratch = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, 16)
-            args += [scratch.int_ptr, 0]
+            args += (scratch.int_ptr, 0)
         else:
-            args += [array.base_data.int_ptr, array.offset]
-    wait_list = (_lib.cl_handle * max(len(events), 1))(*[e.int_ptr for e in events])
+            args += (array.base_data.int_ptr, array.offset)
+    count = len(events)
+    if count:
+        wait_type = _WAIT_LIST_TYPES[count] if count < len(_WAIT_LIST_TYPES) else _lib.cl_handle * count
+        wait_list = wait_type(*[e.int_ptr for e in events])
+    else:
+        wait_list = None
     event = _lib.cl_handle()
     ctx = ctx or pyopencl_context(queue)
-    status = call.enqueue(
-        ctx.handle, ctypes.byref(desc), queue.int_ptr, *args, len(events), wait_list, ctypes.byref(event)
-    )
-    raise_for_status(status, call.label)
+    status = call.enqueue(ctx.handle, desc, queue.int_ptr, *args, count, wait_list, ctypes.byref(event))
+    if status:
+        raise_for_status(status, call.label)
     output.add_event(cl.Event.from_int_ptr(event.value, retain=False))
     return output

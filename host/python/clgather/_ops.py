@@ -7,7 +7,10 @@ import numpy as np
 from . import _lib
 from ._core import (
     Call,
+    address,
     clg_dtype,
+    default_context,
+    host_output,
     describe,
     device_queue,
     host_array,
@@ -35,70 +38,130 @@ _GATHER_TREE = Call("gather_tree", "clgather.gather_tree")
 _GATHER_QUANTIZED = Call("gather_quantized", "clgather.gather_quantized")
 
 
-def _dispatch(call, desc, named_inputs, shape, dtype, ctx, wait_for, use_reference):
+def _dispatch(call, desc_ref, named_inputs, shape, dtype, ctx, wait_for, use_reference, out=None):
     """Run on the device when any input is a pyopencl array (the others are copied there), else on
     host memory; clgather.reference always runs on the host."""
     values = [value for _, value in named_inputs]
     queue = None if use_reference else device_queue(values)
     if queue is None:
-        inputs = [None if v is None else (v.get() if hasattr(v, "get") and hasattr(v, "queue") else v) for v in values]
-        return run_host(call, desc, inputs, shape, dtype, ctx, use_reference)
+        inputs = [v if v is None or type(v) is np.ndarray or not hasattr(v, "get") else v.get() for v in values]
+        return run_host(call, desc_ref, inputs, shape, dtype, ctx, use_reference, out)
     inputs = [to_device(queue, value, name) for name, value in named_inputs]
-    return run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for)
+    return run_device(call, desc_ref, inputs, shape, dtype, ctx, queue, wait_for, out)
+
+
+def _run_pair(call, desc_ref, data, indices, shape, ctx, wait_for, use_reference, out):
+    """_dispatch for the data-and-indices operations, with numpy arrays taken the short way: this
+    path is most of a small call's cost in Python."""
+    if type(data) is np.ndarray and type(indices) is np.ndarray:
+        output = np.empty(shape, data.dtype) if out is None else host_output(out, shape, data.dtype)
+        args = (address(data), data.nbytes, address(indices), indices.nbytes, address(output), output.nbytes)
+        if use_reference:
+            status = call.reference(desc_ref, *args)
+        else:
+            status = call.host((ctx or default_context()).handle, desc_ref, *args)
+        if status:
+            raise_for_status(status, call.label)
+        return output
+    named = (("data", data), ("indices", indices))
+    return _dispatch(call, desc_ref, named, shape, data.dtype, ctx, wait_for, use_reference, out)
 
 
 def _prepare(value, argument):
     """Host inputs as contiguous native arrays; device arrays as they are."""
+    if type(value) is np.ndarray and value.flags.c_contiguous and value.dtype.isnative:
+        return value
     if value is None or (hasattr(value, "base_data") and hasattr(value, "queue")):
         return value
     return host_array(value, argument)
 
 
-def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, _reference=False):
-    data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+# Validated descriptors and output shapes by call signature (operation, names, shapes, dtypes and
+# attributes): a repeated call skips building and checking them again in Python (the library checks
+# every call anyway). Entries are never changed once made; the cache is emptied when it is full.
+_PLAN_LIMIT = 512
+_plans = {}
+
+
+def _planned(key, build):
+    plan = _plans.get(key)
+    if plan is None:
+        plan = build()
+        if len(_plans) >= _PLAN_LIMIT:
+            _plans.clear()
+        _plans[key] = plan
+    return plan
+
+
+def _gather_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis, batch_dims, oob):
     desc = _lib.GatherDesc()
     desc.preset = name_code(lib.clg_preset_from_name, op, "op", GATHER_OPS, _lib.ERR_INVALID_PRESET)
-    desc.data = describe(data, "data")
-    desc.indices = describe(indices, "indices")
-    axis_value = ctypes.c_int64(int(axis))
+    desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
+    desc.indices = tensor_desc(indices_shape, clg_dtype(indices_dtype, "indices"), "indices")
+    axis_value = ctypes.c_int64(axis)
     if str(op).startswith("ov-"):  # OpenVINO takes the axis as a tensor input
-        desc.axis_tensor = tensor_desc((), clg_dtype(np.int64, "axis"), "axis")
+        desc.axis_tensor = tensor_desc((), clg_dtype(np.dtype(np.int64), "axis"), "axis")
         desc.axis_value = ctypes.cast(ctypes.byref(axis_value), ctypes.c_void_p)
     else:
-        desc.axis = axis_value.value
-    desc.batch_dims = int(batch_dims)
+        desc.axis = axis
+    desc.batch_dims = batch_dims
     desc.oob_policy = oob_policy(oob)
     shape = output_shape(lib.clg_gather_output_shape, desc, _GATHER.label)
-    named = [("data", data), ("indices", indices)]
-    return _dispatch(_GATHER, desc, named, shape, data.dtype, ctx, wait_for, _reference)
+    return ctypes.byref(desc), shape, (desc, axis_value)  # the last keeps what the byref points to alive
 
 
-def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None, ctx=None, wait_for=None, _reference=False):
+def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
+           _reference=False):
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+    axis, batch_dims = int(axis), int(batch_dims)
+    key = ("gather", op, oob, axis, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
+    desc_ref, shape, _ = _planned(key, lambda: _gather_plan(op, data.shape, data.dtype, indices.shape, indices.dtype,
+                                                            axis, batch_dims, oob))
+    return _run_pair(_GATHER, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+
+
+def _gather_elements_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis, oob):
     desc = _lib.GatherElementsDesc()
     desc.preset = name_code(
         lib.clg_gather_elements_preset_from_name, op, "op", GATHER_ELEMENTS_OPS, _lib.ERR_INVALID_PRESET
     )
-    desc.data = describe(data, "data")
-    desc.indices = describe(indices, "indices")
-    desc.axis = int(axis)
+    desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
+    desc.indices = tensor_desc(indices_shape, clg_dtype(indices_dtype, "indices"), "indices")
+    desc.axis = axis
     desc.oob_policy = oob_policy(oob)
     shape = output_shape(lib.clg_gather_elements_output_shape, desc, _GATHER_ELEMENTS.label)
-    named = [("data", data), ("indices", indices)]
-    return _dispatch(_GATHER_ELEMENTS, desc, named, shape, data.dtype, ctx, wait_for, _reference)
+    return ctypes.byref(desc), shape, desc
 
 
-def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, _reference=False):
+def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
+                    _reference=False):
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+    axis = int(axis)
+    key = ("gather_elements", op, oob, axis, data.shape, data.dtype, indices.shape, indices.dtype)
+    desc_ref, shape, _ = _planned(key, lambda: _gather_elements_plan(op, data.shape, data.dtype, indices.shape,
+                                                                     indices.dtype, axis, oob))
+    return _run_pair(_GATHER_ELEMENTS, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+
+
+def _gather_nd_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, batch_dims, oob):
     desc = _lib.GatherNdDesc()
     desc.preset = name_code(lib.clg_gather_nd_preset_from_name, op, "op", GATHER_ND_OPS, _lib.ERR_INVALID_PRESET)
-    desc.data = describe(data, "data")
-    desc.indices = describe(indices, "indices")
-    desc.batch_dims = int(batch_dims)
+    desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
+    desc.indices = tensor_desc(indices_shape, clg_dtype(indices_dtype, "indices"), "indices")
+    desc.batch_dims = batch_dims
     desc.oob_policy = oob_policy(oob)
     shape = output_shape(lib.clg_gather_nd_output_shape, desc, _GATHER_ND.label)
-    named = [("data", data), ("indices", indices)]
-    return _dispatch(_GATHER_ND, desc, named, shape, data.dtype, ctx, wait_for, _reference)
+    return ctypes.byref(desc), shape, desc
+
+
+def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
+              _reference=False):
+    data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+    batch_dims = int(batch_dims)
+    key = ("gather_nd", op, oob, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
+    desc_ref, shape, _ = _planned(key, lambda: _gather_nd_plan(op, data.shape, data.dtype, indices.shape,
+                                                               indices.dtype, batch_dims, oob))
+    return _run_pair(_GATHER_ND, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
 
 
 def _like(value, dtype, argument):
@@ -108,7 +171,8 @@ def _like(value, dtype, argument):
     return host_array(np.asarray(value, dtype=dtype), argument)
 
 
-def gather_tree(step_ids, parent_ids, max_seq_len, end_token, *, ctx=None, wait_for=None, _reference=False):
+def gather_tree(step_ids, parent_ids, max_seq_len, end_token, *, ctx=None, wait_for=None, out=None,
+                _reference=False):
     step_ids, parent_ids = _prepare(step_ids, "step_ids"), _prepare(parent_ids, "parent_ids")
     max_seq_len = _like(max_seq_len, step_ids.dtype, "max_seq_len")
     end_token = _like(end_token, step_ids.dtype, "end_token")
@@ -119,7 +183,8 @@ def gather_tree(step_ids, parent_ids, max_seq_len, end_token, *, ctx=None, wait_
     desc.end_token = describe(end_token, "end_token")
     raise_for_status(lib.clg_gather_tree_sizes(ctypes.byref(desc), None), _GATHER_TREE.label)
     named = [("step_ids", step_ids), ("parent_ids", parent_ids), ("max_seq_len", max_seq_len), ("end_token", end_token)]
-    return _dispatch(_GATHER_TREE, desc, named, tuple(step_ids.shape), step_ids.dtype, ctx, wait_for, _reference)
+    shape = tuple(step_ids.shape)
+    return _dispatch(_GATHER_TREE, ctypes.byref(desc), named, shape, step_ids.dtype, ctx, wait_for, _reference, out)
 
 
 # ---- the dequantizing gather ----
@@ -176,6 +241,7 @@ def gather_quantized(
     oob=None,
     ctx=None,
     wait_for=None,
+    out=None,
     _reference=False,
 ):
     desc = _lib.GatherQuantizedDesc()
@@ -206,4 +272,4 @@ def gather_quantized(
         ("zero_points", zero_point_bytes),
     ]
     out_shape = tuple(shape[i] for i in range(rank.value))
-    return _dispatch(_GATHER_QUANTIZED, desc, named, out_shape, dtype, ctx, wait_for, _reference)
+    return _dispatch(_GATHER_QUANTIZED, ctypes.byref(desc), named, out_shape, dtype, ctx, wait_for, _reference, out)
