@@ -364,9 +364,10 @@ def new_device_array(queue, shape, dtype):
         for extent in shape:
             size *= extent
         try:
-            data = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
+            context = queue.context
+            data = cl.Buffer(context, cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
             array = cl_array.Array(None, shape, dtype, data=data, strides=_c_strides(shape, dtype.itemsize),
-                                   _fast=True, _size=size, _context=queue.context, _queue=queue)
+                                   _fast=True, _size=size, _context=context, _queue=queue)
             if _fast_array_works is None:  # checked once against the public constructor
                 reference = cl_array.empty(queue, shape, dtype)
                 _fast_array_works = (array.shape, array.strides, array.size, array.nbytes, array.flags.c_contiguous) == (
@@ -380,8 +381,7 @@ def new_device_array(queue, shape, dtype):
 
 
 def device_output(out, queue, shape, dtype):
-    if out is None:
-        return new_device_array(queue, tuple(shape), np.dtype(dtype))
+    """The caller's out= after checking it can take the result as it is."""
     if not is_device_array(out) or not out.flags.c_contiguous:
         raise ArgumentError("out: not a C-contiguous pyopencl array")
     if out.queue != queue:
@@ -406,7 +406,7 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
 
         _pyopencl = pyopencl
     cl = _pyopencl
-    output = device_output(out, queue, shape, dtype)
+    output = new_device_array(queue, shape, dtype) if out is None else device_output(out, queue, shape, dtype)
     events = list(wait_for) if wait_for else []
     scratch = None
     args = []
@@ -416,12 +416,13 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
             continue
         if array.events:
             events += array.events
-        if array.base_data is None:  # an empty pyopencl array owns no buffer; the call reads nothing from it
+        base = array.base_data
+        if base is None:  # an empty pyopencl array owns no buffer; the call reads nothing from it
             if scratch is None:
                 scratch = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, 16)
             args += (scratch.int_ptr, 0)
         else:
-            args += (array.base_data.int_ptr, array.offset)
+            args += (base.int_ptr, array.offset)
     count = len(events)
     if count:
         wait_type = _WAIT_LIST_TYPES[count] if count < len(_WAIT_LIST_TYPES) else _lib.cl_handle * count

@@ -11,6 +11,7 @@ from ._core import (
     clg_dtype,
     default_context,
     host_output,
+    is_device_array,
     describe,
     device_queue,
     host_array,
@@ -63,6 +64,14 @@ def _run_pair(call, desc_ref, data, indices, shape, ctx, wait_for, use_reference
         if status:
             raise_for_status(status, call.label)
         return output
+    if (
+        not use_reference
+        and is_device_array(data)
+        and is_device_array(indices)
+        and data.flags.c_contiguous
+        and indices.flags.c_contiguous
+    ):
+        return run_device(call, desc_ref, (data, indices), shape, data.dtype, ctx, data.queue, wait_for, out)
     named = (("data", data), ("indices", indices))
     return _dispatch(call, desc_ref, named, shape, data.dtype, ctx, wait_for, use_reference, out)
 
