@@ -121,3 +121,40 @@ def test_gather_block_quantized_int4_gather_axis_1():
     (out,) = prepared.run({"data": values, "indices": indices, "scales": scales})
     expected = values[:, [4, 0]].astype(np.float32) * np.repeat(scales[:, [4, 0]], 16, axis=2)
     assert same_bits(out, expected)
+
+
+def single_node_model(op_type, opset, data, indices, output_rank, **attributes):
+    node = helper.make_node(op_type, ["data", "indices"], ["output"], **attributes)
+    inputs = [helper.make_tensor_value_info("data", helper.np_dtype_to_tensor_dtype(data.dtype), data.shape),
+              helper.make_tensor_value_info("indices", helper.np_dtype_to_tensor_dtype(indices.dtype), indices.shape)]
+    output = helper.make_tensor_value_info("output", helper.np_dtype_to_tensor_dtype(data.dtype),
+                                           [f"o{d}" for d in range(output_rank)])
+    graph = helper.make_graph([node], op_type, inputs, [output])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=7)
+
+
+@pytest.mark.parametrize(
+    "op_type, opset, attributes",
+    [("Gather", 1, {"axis": 1}), ("Gather", 11, {"axis": 1}), ("Gather", 13, {"axis": 1}),
+     ("GatherElements", 11, {"axis": 1}), ("GatherElements", 13, {"axis": 1}),
+     ("GatherND", 11, {}), ("GatherND", 12, {"batch_dims": 1}), ("GatherND", 13, {"batch_dims": 1})],
+)
+def test_every_opset_runs(op_type, opset, attributes):
+    rng = np.random.default_rng(opset)
+    data = rng.standard_normal((3, 4)).astype(np.float32)
+    if op_type == "Gather":
+        indices = np.array([[3, -1], [0, 2]], dtype=np.int64)
+        expected = np.take(data, indices, axis=1)
+    elif op_type == "GatherElements":
+        indices = np.array([[3, -1], [0, 2], [1, 1]], dtype=np.int32)
+        expected = np.take_along_axis(data, np.where(indices < 0, indices + 4, indices), axis=1)
+    elif attributes.get("batch_dims"):
+        indices = np.array([[1], [3], [-4]], dtype=np.int64)
+        expected = data[np.arange(3), [1, 3, 0]]
+    else:
+        indices = np.array([[2, 3], [0, -1]], dtype=np.int64)
+        expected = np.array([data[2, 3], data[0, 3]])
+    model = single_node_model(op_type, opset, data, indices, expected.ndim, **attributes)
+    assert backend.is_compatible(model)
+    (out,) = backend.run_model(model, [data, indices])
+    assert same_bits(out, expected)

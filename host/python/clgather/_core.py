@@ -211,6 +211,7 @@ class Context:
         raise_for_status(lib.clg_deferred_status(self.handle, handle), "clgather.Context.check_deferred")
 
     def close(self):
+        """Release the context (its kernels); later calls on it raise clgather.Error."""
         if getattr(self, "_handle", None):
             lib.clg_context_release(self._handle)
             self._handle = ctypes.c_void_p()
@@ -222,7 +223,10 @@ class Context:
         self.close()
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # at interpreter exit the module's globals may already be gone
+            pass
 
     def __repr__(self):
         if not self._handle:

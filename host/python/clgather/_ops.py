@@ -121,6 +121,14 @@ def _gather_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis,
 
 def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
            _reference=False):
+    """Gather slices of data along axis: out[b, o, n, i] = data[b, o, indices[b, n], i].
+
+    op: "onnx-1", "onnx-11", "onnx-13" (out of range: IndexOutOfRangeError), "ov-gather-1",
+    "ov-gather-7", "ov-gather-8" (out of range: zeros; the axis is passed to OpenVINO as its axis
+    input); batch_dims for ov-gather-7/8. oob: None (the op's rule), "error", "zero" or "clamp".
+    numpy arrays give a numpy array; pyopencl arrays (any input) give a pyopencl array on their
+    queue, enqueued after wait_for and the inputs' events, with its event in out.events. out: an
+    array of the result's shape and dtype to write instead of a new one (untouched on failure)."""
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
     axis, batch_dims = int(axis), int(batch_dims)
     key = ("gather", op, oob, axis, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
@@ -144,6 +152,8 @@ def _gather_elements_plan(op, data_shape, data_dtype, indices_shape, indices_dty
 
 def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
                     _reference=False):
+    """GatherElements: out[p] = data[p with p[axis] replaced by indices[p]]; the indices' shape.
+    op: "onnx-11", "onnx-13", "ov-gather-elements-6". The other arguments as for gather."""
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
     axis = int(axis)
     key = ("gather_elements", op, oob, axis, data.shape, data.dtype, indices.shape, indices.dtype)
@@ -165,6 +175,9 @@ def _gather_nd_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, ba
 
 def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
               _reference=False):
+    """GatherND: each tuple of indices' last axis selects a slice of data, after batch_dims shared
+    leading dimensions. op: "onnx-11", "onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8".
+    The other arguments as for gather."""
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
     batch_dims = int(batch_dims)
     key = ("gather_nd", op, oob, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
@@ -182,6 +195,9 @@ def _like(value, dtype, argument):
 
 def gather_tree(step_ids, parent_ids, max_seq_len, end_token, *, ctx=None, wait_for=None, out=None,
                 _reference=False):
+    """GatherTree-1 (beam-search backtracking): step_ids and parent_ids [T, B, W], max_seq_len [B],
+    end_token a scalar, all of one numeric type (plain Python numbers and lists take step_ids').
+    A followed parent id outside [0, W) is an IndexOutOfRangeError. The other arguments as for gather."""
     step_ids, parent_ids = _prepare(step_ids, "step_ids"), _prepare(parent_ids, "parent_ids")
     max_seq_len = _like(max_seq_len, step_ids.dtype, "max_seq_len")
     end_token = _like(end_token, step_ids.dtype, "end_token")
@@ -253,6 +269,16 @@ def gather_quantized(
     out=None,
     _reference=False,
 ):
+    """The dequantizing gather: rows of a 4- or 8-bit table, dequantized to out_dtype ("float32",
+    "float16", "bfloat16", or None for the scales' type).
+
+    layout "ort-block" (ONNX Runtime's GatherBlockQuantized): data uint8 (bits 4: two values a byte,
+    bits 8: one) or ml_dtypes uint4 / int4 values; scales per block_size values (None: 128) along
+    quantize_axis (None: the last axis); zero_points optional, of data's type. "ggml-q4_0",
+    "ggml-q8_0": uint8 rows of whole blocks, no scales or zero points. "ov-compressed": uint8 / int8
+    data (bits 8: one value a byte; bits 4: two, so the last axis holds twice its extent in values)
+    or uint4 / int4 values, scales per group of the last axis. axis: the axis indices select along.
+    The other arguments as for gather."""
     desc = _lib.GatherQuantizedDesc()
     desc.layout = name_code(lib.clg_quant_layout_from_name, layout, "layout", LAYOUTS, _lib.ERR_INVALID_LAYOUT)
     data_bytes, desc.data = _quantized(data, "data", layout, bits)
