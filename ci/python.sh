@@ -2,8 +2,11 @@
 # The Python package: `pip install .` from this checkout into a venv (default <repo>/.venv-python,
 # gitignored) beside pinned test packages, then its pytest suite (tests/python): numpy and pyopencl
 # paths, every error, and ONNX's backend test runner over the family's node tests (the test data ships
-# in the onnx 1.20.1 wheel). Runs on the default device; ci/test.sh selects PoCL alone. A missing
-# pyopencl or device fails rather than skips, and so does a run that collects no tests (pytest's 5).
+# in the onnx 1.20.1 wheel), and com.microsoft.GatherBlockQuantized against ONNX Runtime (the models
+# tests/cli/oracle_cases.py makes in the oracle venv of ci/setup_oracles.sh). Runs on the default
+# device; ci/test.sh selects PoCL alone. A missing pyopencl or device fails rather than skips (and a
+# missing oracle venv too where CLGATHER_REQUIRE_ORACLES=1, as ci/test.sh sets it), and so does a run
+# that collects no tests (pytest's 5).
 # Usage: ci/python.sh [VENV]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"

@@ -62,6 +62,11 @@ def test_backend_interface():
          helper.make_tensor_value_info("i", TensorProto.INT64, [2])],
         [helper.make_tensor_value_info("p", TensorProto.FLOAT, [3, 2])]))
     assert not backend.is_compatible(two_nodes)
+    one_node = helper.make_model(helper.make_graph(
+        [node], "g", two_nodes.graph.input, [helper.make_tensor_value_info("o", TensorProto.FLOAT, [3, 2])]))
+    with pytest.raises(clgather.Error) as e:
+        backend.prepare(one_node).run([data])
+    assert "'i'" in str(e.value)
     with pytest.raises(clgather.UnsupportedError):
         backend.prepare(two_nodes)
 

@@ -15,7 +15,7 @@ import onnx.numpy_helper
 from onnx.backend.base import Backend, BackendRep, namedtupledict
 
 from . import _ops
-from ._errors import UnsupportedError
+from ._errors import ArgumentError, UnsupportedError
 from ._lib import ERR_INVALID_PRESET
 
 _ONNX_DOMAINS = ("", "ai.onnx")
@@ -99,6 +99,10 @@ class ClgatherRep(BackendRep):
             values.update(inputs)
         else:
             values.update(zip(self._input_names, inputs))
+        missing = [name for name in self._node.input if name and name not in values]
+        if missing:
+            raise ArgumentError(f"inputs: no value for {', '.join(map(repr, missing))} (graph inputs: "
+                                f"{', '.join(map(repr, self._input_names))})")
         node_inputs = [values[name] if name else None for name in self._node.input]
         output = self._runner.run(node_inputs)
         return namedtupledict("Outputs", self._output_names)(output)
@@ -117,7 +121,9 @@ class ClgatherBackend(Backend):
 
     @classmethod
     def prepare(cls, model, device="CPU", **kwargs):
-        onnx.checker.check_model(model)
+        # No onnx.checker.check_model here: it refuses graph inputs declared without a shape, which
+        # models ONNX Runtime runs may have. The structure is checked below, and the library checks
+        # every attribute and input it is given.
         if not cls.is_compatible(model, device):
             ops = ", ".join(f"{n.domain or 'ai.onnx'}.{n.op_type}" for n in model.graph.node)
             raise UnsupportedError(
