@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Set up and run every test: install packages and the OpenCL implementations, fetch ONNX's node tests
 # (network), check the format, build (warnings are errors), run the whole CTest suite on the default
-# device (PoCL where there is no GPU), the Python package (pip install ., pytest, ONNX's backend runner),
-# then the suite again in an AddressSanitizer + UndefinedBehaviorSanitizer build; the reliability checks, fuzzing, and the suite on Intel's CPU runtime, Mesa rusticl and
-# Oclgrind. Prints how long each part took.
+# device (PoCL where there is no GPU), the Python package (pip install ., pytest, ONNX's backend
+# runner), then the suite again in an AddressSanitizer + UndefinedBehaviorSanitizer build; the
+# reliability checks, fuzzing, and the suite on Intel's CPU runtime, Mesa rusticl and Oclgrind. Prints
+# how long each part took.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 started=$(date +%s)
