@@ -248,3 +248,27 @@ def test_out_argument_is_checked(ctx):
     assert "out" in str(e.value) and "int64" in str(e.value)
     with pytest.raises(clgather.Error):
         clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(4, np.int32)[::2])
+
+
+def test_strided_and_byte_swapped_inputs_are_taken_as_values(ctx):
+    base = np.arange(60, dtype=np.int32).reshape(6, 10)
+    strided = base[::2, ::3]  # not contiguous: gathered from a contiguous copy
+    swapped = base.astype(base.dtype.newbyteorder(">"))  # big-endian: converted to native order
+    indices = np.array([2, 0], dtype=np.int64)
+    assert same_bits(clgather.gather(strided, indices, 0, ctx=ctx), np.ascontiguousarray(strided[[2, 0]]))
+    out = clgather.gather(swapped, indices, 0, ctx=ctx)
+    assert out.dtype == np.dtype(np.int32) and out.tolist() == base[[2, 0]].tolist()
+
+
+def test_bfloat16_data(ctx):
+    import ml_dtypes
+
+    rng = np.random.default_rng(37)
+    data = random_array(rng, (4, 6), ml_dtypes.bfloat16)
+    indices = np.array([3, -4], dtype=np.int32)
+    out = clgather.gather(data, indices, 0, op="onnx-13", ctx=ctx)
+    assert out.dtype == np.dtype(ml_dtypes.bfloat16)
+    assert same_bits(out, data[[3, 0]])
+    with pytest.raises(TypeError) as e:  # ONNX Gather-13 added bfloat16; Gather-11 does not take it
+        clgather.gather(data, indices, 0, op="onnx-11", ctx=ctx)
+    assert "bf16" in str(e.value)
