@@ -342,16 +342,22 @@ def to_device(queue, value, argument):
     return cl_array.to_device(queue, host_array(value, argument))
 
 
-def _c_strides(shape, itemsize):
+def _c_layout(shape, itemsize):
+    """(element count, C-order strides) of a shape."""
+    size = 1
     strides = []
     step = itemsize
     for extent in reversed(shape):
         strides.append(step)
         step *= max(extent, 1)
-    return tuple(reversed(strides))
+        size *= extent
+    return size, tuple(reversed(strides))
 
 
 _fast_array_works = None
+_layouts = {}  # (shape, itemsize): _c_layout's answer, for the shapes met so far
+_cl = None  # pyopencl and pyopencl.array, imported on the first device call
+_cl_array = None
 
 
 def new_device_array(queue, shape, dtype):
@@ -359,21 +365,26 @@ def new_device_array(queue, shape, dtype):
     and size given, as pyopencl's own methods make their results): its public constructor checks the
     shape with numpy and costs some 30 us a call, several times a small gather. If the fast
     constructor's arguments ever change, the public one is used."""
-    global _fast_array_works
-    import pyopencl as cl
-    import pyopencl.array as cl_array
+    global _fast_array_works, _cl, _cl_array
+    if _cl is None:
+        import pyopencl
+        import pyopencl.array
 
+        _cl, _cl_array = pyopencl, pyopencl.array
     if _fast_array_works is not False:
-        size = 1
-        for extent in shape:
-            size *= extent
+        layout = _layouts.get((shape, dtype.itemsize))
+        if layout is None:
+            if len(_layouts) >= 512:
+                _layouts.clear()
+            layout = _layouts[(shape, dtype.itemsize)] = _c_layout(shape, dtype.itemsize)
+        size, strides = layout
         try:
             context = queue.context
-            data = cl.Buffer(context, cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
-            array = cl_array.Array(None, shape, dtype, data=data, strides=_c_strides(shape, dtype.itemsize),
-                                   _fast=True, _size=size, _context=context, _queue=queue)
+            data = _cl.Buffer(context, _cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
+            array = _cl_array.Array(None, shape, dtype, data=data, strides=strides, _fast=True, _size=size,
+                                    _context=context, _queue=queue)
             if _fast_array_works is None:  # checked once against the public constructor
-                reference = cl_array.empty(queue, shape, dtype)
+                reference = _cl_array.empty(queue, shape, dtype)
                 _fast_array_works = (array.shape, array.strides, array.size, array.nbytes, array.flags.c_contiguous) == (
                     reference.shape, reference.strides, reference.size, reference.nbytes, reference.flags.c_contiguous)
                 if not _fast_array_works:
@@ -381,7 +392,7 @@ def new_device_array(queue, shape, dtype):
             return array
         except TypeError:
             _fast_array_works = False
-    return cl_array.empty(queue, shape, dtype)
+    return _cl_array.empty(queue, shape, dtype)
 
 
 def device_output(out, queue, shape, dtype):
