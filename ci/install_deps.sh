@@ -10,6 +10,7 @@ packages=(
   check                                                # unit tests
   python3 python3-numpy                                # command-level tests of the CLI (.npy round trips)
   python3-pip                                          # ci/fetch_onnx_tests.sh: ONNX's node tests from the onnx wheel
+  python3-venv                                         # the oracle venv and the Python package's (ci/python.sh)
   clang-format git                                     # ci/check_format.sh
   doxygen                                              # API documentation from the header
   valgrind                                             # memcheck of the CPU path and the CLI

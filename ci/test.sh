@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Set up and run every test: install packages and the OpenCL implementations, fetch ONNX's node tests
 # (network), check the format, build (warnings are errors), run the whole CTest suite on the default
-# device (PoCL where there is no GPU), then again in an AddressSanitizer + UndefinedBehaviorSanitizer
-# build; the reliability checks, fuzzing, and the suite on Intel's CPU runtime, Mesa rusticl and
-# Oclgrind. Prints how long each part took.
+# device (PoCL where there is no GPU), the Python package (pip install ., pytest, ONNX's backend
+# runner), then the suite again in an AddressSanitizer + UndefinedBehaviorSanitizer build; the
+# reliability checks, fuzzing, and the suite on Intel's CPU runtime, Mesa rusticl and Oclgrind. Prints
+# how long each part took.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 started=$(date +%s)
@@ -55,6 +56,9 @@ cmake --build "$CLGATHER_ROOT/build" --target docs
 
 part "install into a temporary prefix; consumers via find_package and pkg-config; header as C99/C11/C++"
 bash "$CLGATHER_ROOT/ci/check_install.sh" "$CLGATHER_ROOT/build"
+
+part "Python package: pip install . into a venv, its pytest suite and ONNX's backend runner, on PoCL"
+OCL_ICD_VENDORS="$pocl_only" bash "$CLGATHER_ROOT/ci/python.sh"
 
 part "AddressSanitizer + UndefinedBehaviorSanitizer build (with fault injection) and tests, on PoCL"
 # LLVM inside PoCL leaks on cold builds: suppress PoCL's and LLVM's leaks only, never the library's.

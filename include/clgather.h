@@ -148,6 +148,14 @@ CLG_API const char *clg_last_error_message(void);
 /** Version as "MAJOR.MINOR.PATCH". */
 CLG_API const char *clg_version(void);
 
+/** The binary interface this header describes: the layout of its structs, the values of its enums and
+ *  codes, and its function signatures. It grows by one with every change to any of them, so code that
+ *  loads the library at run time (the Python binding) can refuse a library it does not match. */
+#define CLGATHER_ABI_VERSION 1
+
+/** CLGATHER_ABI_VERSION of the header the library was built from. */
+CLG_API int32_t clg_abi_version(void);
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Element types and tensors                                                                        */
 /* ------------------------------------------------------------------------------------------------ */
@@ -353,6 +361,11 @@ typedef enum clg_oob_policy {
     CLG_OOB_CLAMP,      /**< clamp to [0, A-1] after the wrap (zeros when A == 0) */
     CLG_OOB_COUNT
 } clg_oob_policy;
+
+/** Name of a policy ("preset", "error", "zero", "clamp"), "invalid" if unknown. */
+CLG_API const char *clg_oob_policy_name(clg_oob_policy policy);
+/** Inverse of clg_oob_policy_name; CLG_OOB_COUNT (not a policy) if unknown. */
+CLG_API clg_oob_policy clg_oob_policy_from_name(const char *name);
 
 /** A gather: out[b, o, n, i] = data[b, o, idx(b, n), i]. Zero-initialise it, then fill in. */
 typedef struct clg_gather_desc {

@@ -84,16 +84,15 @@ int cli_parse_int64_option(const char *command, const char *name, const char *te
 
 int cli_parse_oob(const char *command, const char *text, clg_oob_policy *policy)
 {
-    if (!text)
+    if (!text) {
         *policy = CLG_OOB_PRESET;
-    else if (strcmp(text, "error") == 0)
-        *policy = CLG_OOB_ERROR;
-    else if (strcmp(text, "zero") == 0)
-        *policy = CLG_OOB_ZERO;
-    else if (strcmp(text, "clamp") == 0)
-        *policy = CLG_OOB_CLAMP;
-    else
+        return 0;
+    }
+    /* the library's names, less "preset" (the default when --oob is left out) */
+    const clg_oob_policy named = clg_oob_policy_from_name(text);
+    if (named == CLG_OOB_COUNT || named == CLG_OOB_PRESET)
         return cli_fail(CLI_EXIT_USAGE, "%s: --oob must be error, zero or clamp, not '%s'", command, text);
+    *policy = named;
     return 0;
 }
 

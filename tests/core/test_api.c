@@ -310,6 +310,13 @@ START_TEST(names_round_trip)
     ck_assert_uint_eq(clg_dtype_size(CLG_C128), 16);
     ck_assert_uint_eq(clg_dtype_size((clg_dtype)1000), 0);
     ck_assert_str_eq(clg_version(), "0.1.0");
+    ck_assert_int_eq(clg_abi_version(), CLGATHER_ABI_VERSION);
+    for (int p = 0; p < CLG_OOB_COUNT; ++p)
+        ck_assert_int_eq(clg_oob_policy_from_name(clg_oob_policy_name((clg_oob_policy)p)), p);
+    ck_assert_str_eq(clg_oob_policy_name(CLG_OOB_CLAMP), "clamp");
+    ck_assert_str_eq(clg_oob_policy_name(CLG_OOB_COUNT), "invalid");
+    ck_assert_int_eq(clg_oob_policy_from_name("wrap"), CLG_OOB_COUNT);
+    ck_assert_int_eq(clg_oob_policy_from_name(NULL), CLG_OOB_COUNT);
 }
 END_TEST
 

@@ -1,0 +1,310 @@
+"""The five operations, over numpy arrays or pyopencl arrays, on a context or on the CPU reference."""
+
+import ctypes
+
+import numpy as np
+
+from . import _lib
+from ._core import (
+    Call,
+    address,
+    clg_dtype,
+    default_context,
+    host_output,
+    is_device_array,
+    describe,
+    device_queue,
+    host_array,
+    lib,
+    name_code,
+    numpy_dtype,
+    oob_policy,
+    output_shape,
+    run_device,
+    run_host,
+    tensor_desc,
+    to_device,
+)
+from ._errors import DTypeError, raise_for_status
+
+GATHER_OPS = ("onnx-1", "onnx-11", "onnx-13", "ov-gather-1", "ov-gather-7", "ov-gather-8")
+GATHER_ELEMENTS_OPS = ("onnx-11", "onnx-13", "ov-gather-elements-6")
+GATHER_ND_OPS = ("onnx-11", "onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8")
+LAYOUTS = ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed")
+
+_GATHER = Call("gather", "clgather.gather")
+_GATHER_ELEMENTS = Call("gather_elements", "clgather.gather_elements")
+_GATHER_ND = Call("gather_nd", "clgather.gather_nd")
+_GATHER_TREE = Call("gather_tree", "clgather.gather_tree")
+_GATHER_QUANTIZED = Call("gather_quantized", "clgather.gather_quantized")
+
+
+def _dispatch(call, desc_ref, named_inputs, shape, dtype, ctx, wait_for, use_reference, out=None):
+    """Run on the device when any input is a pyopencl array (the others are copied there), else on
+    host memory; clgather.reference always runs on the host."""
+    values = [value for _, value in named_inputs]
+    queue = None if use_reference else device_queue(values)
+    if queue is None:
+        inputs = [v if v is None or type(v) is np.ndarray or not hasattr(v, "get") else v.get() for v in values]
+        return run_host(call, desc_ref, inputs, shape, dtype, ctx, use_reference, out)
+    inputs = [to_device(queue, value, name) for name, value in named_inputs]
+    return run_device(call, desc_ref, inputs, shape, dtype, ctx, queue, wait_for, out)
+
+
+def _run_pair(call, desc_ref, data, indices, shape, ctx, wait_for, use_reference, out):
+    """_dispatch for the data-and-indices operations, with numpy arrays taken the short way: this
+    path is most of a small call's cost in Python."""
+    if type(data) is np.ndarray and type(indices) is np.ndarray:
+        output = np.empty(shape, data.dtype) if out is None else host_output(out, shape, data.dtype)
+        args = (address(data), data.nbytes, address(indices), indices.nbytes, address(output), output.nbytes)
+        if use_reference:
+            status = call.reference(desc_ref, *args)
+        else:
+            status = call.host((ctx or default_context()).handle, desc_ref, *args)
+        if status:
+            raise_for_status(status, call.label)
+        return output
+    if (
+        not use_reference
+        and is_device_array(data)
+        and is_device_array(indices)
+        and data.flags.c_contiguous
+        and indices.flags.c_contiguous
+    ):
+        return run_device(call, desc_ref, (data, indices), shape, data.dtype, ctx, data.queue, wait_for, out)
+    named = (("data", data), ("indices", indices))
+    return _dispatch(call, desc_ref, named, shape, data.dtype, ctx, wait_for, use_reference, out)
+
+
+def _prepare(value, argument):
+    """Host inputs as contiguous native arrays; device arrays as they are."""
+    if type(value) is np.ndarray and value.flags.c_contiguous and value.dtype.isnative:
+        return value
+    if value is None or (hasattr(value, "base_data") and hasattr(value, "queue")):
+        return value
+    return host_array(value, argument)
+
+
+# Validated descriptors and output shapes by call signature (operation, names, shapes, dtypes and
+# attributes): a repeated call skips building and checking them again in Python (the library checks
+# every call anyway). Entries are never changed once made; the cache is emptied when it is full.
+_PLAN_LIMIT = 512
+_plans = {}
+
+
+def _planned(key, build):
+    plan = _plans.get(key)
+    if plan is None:
+        plan = build()
+        if len(_plans) >= _PLAN_LIMIT:
+            _plans.clear()
+        _plans[key] = plan
+    return plan
+
+
+def _gather_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis, batch_dims, oob):
+    desc = _lib.GatherDesc()
+    desc.preset = name_code(lib.clg_preset_from_name, op, "op", GATHER_OPS, _lib.ERR_INVALID_PRESET)
+    desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
+    desc.indices = tensor_desc(indices_shape, clg_dtype(indices_dtype, "indices"), "indices")
+    axis_value = ctypes.c_int64(axis)
+    if str(op).startswith("ov-"):  # OpenVINO takes the axis as a tensor input
+        desc.axis_tensor = tensor_desc((), clg_dtype(np.dtype(np.int64), "axis"), "axis")
+        desc.axis_value = ctypes.cast(ctypes.byref(axis_value), ctypes.c_void_p)
+    else:
+        desc.axis = axis
+    desc.batch_dims = batch_dims
+    desc.oob_policy = oob_policy(oob)
+    shape = output_shape(lib.clg_gather_output_shape, desc, _GATHER.label)
+    return ctypes.byref(desc), shape, (desc, axis_value)  # the last keeps what the byref points to alive
+
+
+def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
+           _reference=False):
+    """Gather slices of data along axis: out[b, o, n, i] = data[b, o, indices[b, n], i].
+
+    op: "onnx-1", "onnx-11", "onnx-13" (out of range: IndexOutOfRangeError), "ov-gather-1",
+    "ov-gather-7", "ov-gather-8" (out of range: zeros; the axis is passed to OpenVINO as its axis
+    input); batch_dims for ov-gather-7/8. oob: None (the op's rule), "error", "zero" or "clamp".
+    numpy arrays give a numpy array; pyopencl arrays (any input) give a pyopencl array on their
+    queue, enqueued after wait_for and the inputs' events, with its event in out.events. out: an
+    array of the result's shape and dtype to write instead of a new one (untouched on failure)."""
+    data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+    axis, batch_dims = int(axis), int(batch_dims)
+    key = ("gather", op, oob, axis, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
+    desc_ref, shape, _ = _planned(key, lambda: _gather_plan(op, data.shape, data.dtype, indices.shape, indices.dtype,
+                                                            axis, batch_dims, oob))
+    return _run_pair(_GATHER, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+
+
+def _gather_elements_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis, oob):
+    desc = _lib.GatherElementsDesc()
+    desc.preset = name_code(
+        lib.clg_gather_elements_preset_from_name, op, "op", GATHER_ELEMENTS_OPS, _lib.ERR_INVALID_PRESET
+    )
+    desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
+    desc.indices = tensor_desc(indices_shape, clg_dtype(indices_dtype, "indices"), "indices")
+    desc.axis = axis
+    desc.oob_policy = oob_policy(oob)
+    shape = output_shape(lib.clg_gather_elements_output_shape, desc, _GATHER_ELEMENTS.label)
+    return ctypes.byref(desc), shape, desc
+
+
+def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
+                    _reference=False):
+    """GatherElements: out[p] = data[p with p[axis] replaced by indices[p]]; the indices' shape.
+    op: "onnx-11", "onnx-13", "ov-gather-elements-6". The other arguments as for gather."""
+    data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+    axis = int(axis)
+    key = ("gather_elements", op, oob, axis, data.shape, data.dtype, indices.shape, indices.dtype)
+    desc_ref, shape, _ = _planned(key, lambda: _gather_elements_plan(op, data.shape, data.dtype, indices.shape,
+                                                                     indices.dtype, axis, oob))
+    return _run_pair(_GATHER_ELEMENTS, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+
+
+def _gather_nd_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, batch_dims, oob):
+    desc = _lib.GatherNdDesc()
+    desc.preset = name_code(lib.clg_gather_nd_preset_from_name, op, "op", GATHER_ND_OPS, _lib.ERR_INVALID_PRESET)
+    desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
+    desc.indices = tensor_desc(indices_shape, clg_dtype(indices_dtype, "indices"), "indices")
+    desc.batch_dims = batch_dims
+    desc.oob_policy = oob_policy(oob)
+    shape = output_shape(lib.clg_gather_nd_output_shape, desc, _GATHER_ND.label)
+    return ctypes.byref(desc), shape, desc
+
+
+def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
+              _reference=False):
+    """GatherND: each tuple of indices' last axis selects a slice of data, after batch_dims shared
+    leading dimensions. op: "onnx-11", "onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8".
+    The other arguments as for gather."""
+    data, indices = _prepare(data, "data"), _prepare(indices, "indices")
+    batch_dims = int(batch_dims)
+    key = ("gather_nd", op, oob, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
+    desc_ref, shape, _ = _planned(key, lambda: _gather_nd_plan(op, data.shape, data.dtype, indices.shape,
+                                                               indices.dtype, batch_dims, oob))
+    return _run_pair(_GATHER_ND, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+
+
+def _like(value, dtype, argument):
+    """A plain Python number or list takes step_ids' dtype; arrays keep theirs."""
+    if value is None or hasattr(value, "dtype"):
+        return _prepare(value, argument)
+    return host_array(np.asarray(value, dtype=dtype), argument)
+
+
+def gather_tree(step_ids, parent_ids, max_seq_len, end_token, *, ctx=None, wait_for=None, out=None,
+                _reference=False):
+    """GatherTree-1 (beam-search backtracking): step_ids and parent_ids [T, B, W], max_seq_len [B],
+    end_token a scalar, all of one numeric type (plain Python numbers and lists take step_ids').
+    A followed parent id outside [0, W) is an IndexOutOfRangeError. The other arguments as for gather."""
+    step_ids, parent_ids = _prepare(step_ids, "step_ids"), _prepare(parent_ids, "parent_ids")
+    max_seq_len = _like(max_seq_len, step_ids.dtype, "max_seq_len")
+    end_token = _like(end_token, step_ids.dtype, "end_token")
+    desc = _lib.GatherTreeDesc()
+    desc.step_ids = describe(step_ids, "step_ids")
+    desc.parent_ids = describe(parent_ids, "parent_ids")
+    desc.max_seq_len = describe(max_seq_len, "max_seq_len")
+    desc.end_token = describe(end_token, "end_token")
+    raise_for_status(lib.clg_gather_tree_sizes(ctypes.byref(desc), None), _GATHER_TREE.label)
+    named = [("step_ids", step_ids), ("parent_ids", parent_ids), ("max_seq_len", max_seq_len), ("end_token", end_token)]
+    shape = tuple(step_ids.shape)
+    return _dispatch(_GATHER_TREE, ctypes.byref(desc), named, shape, step_ids.dtype, ctx, wait_for, _reference, out)
+
+
+# ---- the dequantizing gather ----
+
+_QUANT_TYPE = {name: lib.clg_quant_type_from_name(name.encode()) for name in ("u4", "i4", "u8", "i8")}
+
+
+def _pack_nibbles(values):
+    """ml_dtypes' uint4 / int4 (one value a byte) packed two a byte, the lower-indexed in the low nibble."""
+    nibbles = values.reshape(-1).view(np.uint8) & 0x0F
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, np.uint8(0))
+    return np.ascontiguousarray(nibbles[0::2] | (nibbles[1::2] << 4))
+
+
+def _quantized(value, argument, layout, bits):
+    """(the bytes to pass, their clg_quant_tensor_desc) of data or zero_points."""
+    if value is None:
+        return None, _lib.QuantTensorDesc()
+    device = hasattr(value, "base_data") and hasattr(value, "queue")
+    kind = np.dtype(value.dtype).name if hasattr(value, "dtype") else np.asarray(value).dtype.name
+    shape = tuple(value.shape) if hasattr(value, "shape") else np.shape(value)
+    if kind in ("uint4", "int4"):
+        if device:
+            raise DTypeError(f"{argument}: a device array of {kind}; pass its packed bytes as uint8 with bits=4")
+        packed = _pack_nibbles(np.ascontiguousarray(np.asarray(value)))
+        return packed, tensor_desc(shape, _QUANT_TYPE[kind[0] + "4"], argument, _lib.QuantTensorDesc)
+    if kind not in ("uint8", "int8"):
+        raise DTypeError(
+            f"{argument}: dtype {kind} is not a quantized table's (uint8, int8, or ml_dtypes uint4 / int4)",
+            _lib.ERR_INVALID_DTYPE,
+        )
+    array = value if device else host_array(value, argument)
+    letter = "u" if kind == "uint8" else "i"
+    if layout == "ov-compressed" and bits == 4 and len(shape) > 0:
+        # bytes of two 4-bit values each: the logical last extent is twice the bytes'
+        shape = shape[:-1] + (2 * shape[-1],)
+        return array, tensor_desc(shape, _QUANT_TYPE[letter + "4"], argument, _lib.QuantTensorDesc)
+    return array, tensor_desc(shape, _QUANT_TYPE[letter + "8"], argument, _lib.QuantTensorDesc)
+
+
+def gather_quantized(
+    data,
+    indices,
+    *,
+    layout,
+    scales=None,
+    zero_points=None,
+    bits=4,
+    block_size=None,
+    axis=0,
+    quantize_axis=None,
+    out_dtype="float32",
+    oob=None,
+    ctx=None,
+    wait_for=None,
+    out=None,
+    _reference=False,
+):
+    """The dequantizing gather: rows of a 4- or 8-bit table, dequantized to out_dtype ("float32",
+    "float16", "bfloat16", or None for the scales' type).
+
+    layout "ort-block" (ONNX Runtime's GatherBlockQuantized): data uint8 (bits 4: two values a byte,
+    bits 8: one) or ml_dtypes uint4 / int4 values; scales per block_size values (None: 128) along
+    quantize_axis (None: the last axis); zero_points optional, of data's type. "ggml-q4_0",
+    "ggml-q8_0": uint8 rows of whole blocks, no scales or zero points. "ov-compressed": uint8 / int8
+    data (bits 8: one value a byte; bits 4: two, so the last axis holds twice its extent in values)
+    or uint4 / int4 values, scales per group of the last axis. axis: the axis indices select along.
+    The other arguments as for gather."""
+    desc = _lib.GatherQuantizedDesc()
+    desc.layout = name_code(lib.clg_quant_layout_from_name, layout, "layout", LAYOUTS, _lib.ERR_INVALID_LAYOUT)
+    data_bytes, desc.data = _quantized(data, "data", layout, bits)
+    zero_point_bytes, desc.zero_points = _quantized(zero_points, "zero_points", layout, bits)
+    indices = _prepare(indices, "indices")
+    desc.indices = describe(indices, "indices")
+    scales = _prepare(scales, "scales")
+    if scales is not None:
+        desc.scales = describe(scales, "scales")
+    desc.bits = int(bits) if layout == "ort-block" else 0
+    desc.block_size = 0 if block_size is None else int(block_size)
+    desc.gather_axis = int(axis)
+    desc.quantize_axis = -1 if quantize_axis is None else int(quantize_axis)
+    desc.output_type = 0 if out_dtype is None else clg_dtype(numpy_dtype(out_dtype), "out_dtype")
+    desc.oob_policy = oob_policy(oob)
+    out_type = ctypes.c_int()
+    rank = ctypes.c_int32()
+    shape = _lib.shape_out()
+    status = lib.clg_gather_quantized_output_shape(ctypes.byref(desc), ctypes.byref(rank), shape, ctypes.byref(out_type))
+    raise_for_status(status, _GATHER_QUANTIZED.label)
+    dtype = numpy_dtype({"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[lib.clg_dtype_name(out_type.value).decode()])
+    named = [
+        ("data", data_bytes),
+        ("indices", indices),
+        ("scales", scales),
+        ("zero_points", zero_point_bytes),
+    ]
+    out_shape = tuple(shape[i] for i in range(rank.value))
+    return _dispatch(_GATHER_QUANTIZED, ctypes.byref(desc), named, out_shape, dtype, ctx, wait_for, _reference, out)

@@ -1,0 +1,50 @@
+"""The CPU reference: the same functions as clgather's, in plain C on the host, no OpenCL.
+pyopencl arrays are read back; the results are numpy arrays."""
+
+from . import _ops
+
+
+def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None):
+    return _ops.gather(data, indices, axis, batch_dims=batch_dims, op=op, oob=oob, _reference=True)
+
+
+def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None):
+    return _ops.gather_elements(data, indices, axis, op=op, oob=oob, _reference=True)
+
+
+def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None):
+    return _ops.gather_nd(data, indices, batch_dims=batch_dims, op=op, oob=oob, _reference=True)
+
+
+def gather_tree(step_ids, parent_ids, max_seq_len, end_token):
+    return _ops.gather_tree(step_ids, parent_ids, max_seq_len, end_token, _reference=True)
+
+
+def gather_quantized(
+    data,
+    indices,
+    *,
+    layout,
+    scales=None,
+    zero_points=None,
+    bits=4,
+    block_size=None,
+    axis=0,
+    quantize_axis=None,
+    out_dtype="float32",
+    oob=None,
+):
+    return _ops.gather_quantized(
+        data,
+        indices,
+        layout=layout,
+        scales=scales,
+        zero_points=zero_points,
+        bits=bits,
+        block_size=block_size,
+        axis=axis,
+        quantize_axis=quantize_axis,
+        out_dtype=out_dtype,
+        oob=oob,
+        _reference=True,
+    )

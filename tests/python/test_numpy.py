@@ -1,0 +1,274 @@
+"""numpy arrays in, numpy arrays out: every operation, on the default OpenCL device, bit for bit
+against the CPU reference (clgather.reference) and, where one is simple, against numpy itself."""
+
+import numpy as np
+import pytest
+from conftest import random_array, same_bits
+
+import clgather
+
+DTYPES = ["bool", "int8", "uint16", "float16", "int32", "float32", "float64", "int64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+def test_gather_onnx_matches_reference_and_numpy(ctx, dtype, index_dtype):
+    rng = np.random.default_rng(abs(hash((dtype, index_dtype))) % 2**32)
+    data = random_array(rng, (5, 6, 3), dtype)
+    indices = rng.integers(-6, 6, size=(2, 4)).astype(index_dtype)
+    out = clgather.gather(data, indices, 1, ctx=ctx)
+    ref = clgather.reference.gather(data, indices, 1)
+    assert same_bits(out, ref)
+    assert same_bits(out, np.take(data, indices, axis=1))
+
+
+@pytest.mark.parametrize("op", ["onnx-1", "onnx-11", "onnx-13"])
+def test_gather_every_onnx_op(ctx, op):
+    data = np.arange(24, dtype=np.float32).reshape(4, 6)
+    indices = np.array([[3, 0], [-1, 2]], dtype=np.int64)
+    out = clgather.gather(data, indices, 0, op=op, ctx=ctx)
+    assert same_bits(out, clgather.reference.gather(data, indices, 0, op=op))
+    assert out.shape == (2, 2, 6)
+
+
+@pytest.mark.parametrize("oob", [None, "zero", "clamp"])
+def test_gather_openvino_batch_dims_and_policies(ctx, oob):
+    rng = np.random.default_rng(7)
+    data = random_array(rng, (2, 5, 4), "float32")
+    indices = rng.integers(-7, 7, size=(2, 3)).astype(np.int32)
+    out = clgather.gather(data, indices, 1, batch_dims=1, op="ov-gather-8", oob=oob, ctx=ctx)
+    ref = clgather.reference.gather(data, indices, 1, batch_dims=1, op="ov-gather-8", oob=oob)
+    assert same_bits(out, ref)
+    assert out.shape == (2, 3, 4)
+    if oob is None:  # ov-gather-8's own rule: an index outside [-5, 4] gives a zero row
+        assert np.all(out.view(np.uint32)[np.abs(indices + 0.5) > 5] == 0)
+
+
+def test_gather_scalar_index_and_default_context():
+    data = np.arange(10, dtype=np.int16)
+    out = clgather.gather(data, np.int64(-2))
+    assert out.shape == () and out == 8
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "complex128"])
+@pytest.mark.parametrize("op", ["onnx-11", "onnx-13", "ov-gather-elements-6"])
+def test_gather_elements_matches_reference_and_numpy(ctx, dtype, op):
+    rng = np.random.default_rng(11)
+    data = random_array(rng, (4, 5, 3), dtype)
+    indices = rng.integers(-5, 5, size=(3, 7, 2)).astype(np.int64)
+    out = clgather.gather_elements(data, indices, axis=1, op=op, ctx=ctx)
+    assert same_bits(out, clgather.reference.gather_elements(data, indices, axis=1, op=op))
+    wrapped = np.where(indices < 0, indices + 5, indices)
+    assert same_bits(out, np.take_along_axis(data[:3, :, :2], wrapped, axis=1))
+
+
+@pytest.mark.parametrize("op", ["onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8"])
+def test_gather_nd_batch_dims_matches_reference(ctx, op):
+    rng = np.random.default_rng(13)
+    data = random_array(rng, (2, 3, 4, 5), "float64")
+    indices = rng.integers(-3, 3, size=(2, 6, 2)).astype(np.int64)
+    indices[..., 1] = rng.integers(-4, 4, size=(2, 6))
+    out = clgather.gather_nd(data, indices, batch_dims=1, op=op, ctx=ctx)
+    assert same_bits(out, clgather.reference.gather_nd(data, indices, batch_dims=1, op=op))
+    # (with one batch dimension, ov-gather-nd-5's flattening of the batch dimensions changes nothing)
+    expected = np.stack([data[b][tuple(indices[b].T)] for b in range(2)])
+    assert same_bits(out, expected)
+
+
+@pytest.mark.parametrize("op", ["ov-gather-nd-5", "ov-gather-nd-8"])
+def test_gather_nd_two_batch_dims_output_shapes(ctx, op):
+    data = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    indices = np.zeros((2, 3, 5, 1), dtype=np.int64)
+    out = clgather.gather_nd(data, indices, batch_dims=2, op=op, ctx=ctx)
+    assert same_bits(out, clgather.reference.gather_nd(data, indices, batch_dims=2, op=op))
+    assert out.shape == ((6, 5) if op == "ov-gather-nd-5" else (2, 3, 5))
+
+
+def test_gather_nd_onnx_11_tuples_of_full_rank(ctx):
+    data = np.arange(12, dtype=np.int32).reshape(3, 4)
+    indices = np.array([[2, 3], [0, -1]], dtype=np.int64)
+    out = clgather.gather_nd(data, indices, op="onnx-11", ctx=ctx)
+    assert same_bits(out, np.array([11, 3], dtype=np.int32))
+
+
+def beams(rng, time, batch, width, dtype):
+    step_ids = rng.integers(0, 50, size=(time, batch, width)).astype(dtype)
+    parent_ids = rng.integers(0, width, size=(time, batch, width)).astype(dtype)
+    max_seq_len = rng.integers(0, time + 2, size=(batch,)).astype(dtype)
+    return step_ids, parent_ids, max_seq_len
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_gather_tree_matches_reference(ctx, dtype):
+    rng = np.random.default_rng(17)
+    step_ids, parent_ids, max_seq_len = beams(rng, 6, 3, 4, dtype)
+    out = clgather.gather_tree(step_ids, parent_ids, max_seq_len, -1, ctx=ctx)
+    ref = clgather.reference.gather_tree(step_ids, parent_ids, max_seq_len, np.array(-1, dtype=dtype))
+    assert same_bits(out, ref)
+    assert out.dtype == np.dtype(dtype) and out.shape == (6, 3, 4)
+
+
+def test_gather_tree_backtracks_one_beam(ctx):
+    step_ids = np.array([[[1, 2]], [[3, 4]], [[5, 6]]], dtype=np.int32)  # [T=3, B=1, W=2]
+    parent_ids = np.array([[[0, 0]], [[1, 0]], [[1, 0]]], dtype=np.int32)
+    out = clgather.gather_tree(step_ids, parent_ids, [3], 0, ctx=ctx)
+    # beam 0 ends at 5, its parent at t=2 is beam 1 (4), whose parent at t=1 is beam 0 (1)
+    assert out[:, 0, 0].tolist() == [1, 4, 5]
+
+
+def q4_table(rng, rows, cols):
+    """uint8 bytes of two 4-bit values each, f32 scales per block of 16 along the last axis."""
+    data = rng.integers(0, 256, size=(rows, cols // 2), dtype=np.uint8)
+    scales = rng.standard_normal((rows, cols // 16)).astype(np.float32)
+    return data, scales
+
+
+@pytest.mark.parametrize("out_dtype", ["float32", "float16", None])
+def test_gather_quantized_ort_block_bits4(ctx, out_dtype):
+    rng = np.random.default_rng(19)
+    data, scales = q4_table(rng, 10, 64)
+    zero_points = rng.integers(0, 256, size=(10, 2), dtype=np.uint8)  # 4 blocks a row, two a byte
+    indices = np.array([[3, 9], [-1, 0]], dtype=np.int64)
+    kwargs = dict(layout="ort-block", scales=scales, zero_points=zero_points, bits=4, block_size=16,
+                  quantize_axis=1, out_dtype=out_dtype)
+    out = clgather.gather_quantized(data, indices, ctx=ctx, **kwargs)
+    ref = clgather.reference.gather_quantized(data, indices, **kwargs)
+    assert same_bits(out, ref)
+    assert out.shape == (2, 2, 64)
+    if out_dtype is None:
+        assert out.dtype == np.float32  # the scales' type
+    # an independent dequantization of row 3: (q - zero point) * scale
+    q = np.stack([data[3] & 0x0F, data[3] >> 4], axis=1).reshape(-1).astype(np.int32)
+    z = np.stack([zero_points[3] & 0x0F, zero_points[3] >> 4], axis=1).reshape(-1).astype(np.int32)
+    expected = ((q - np.repeat(z, 16)).astype(np.float32) * np.repeat(scales[3], 16)).astype(out.dtype)
+    assert same_bits(out[0, 0], expected)
+
+
+def test_gather_quantized_ort_block_uint4_values(ctx):
+    import ml_dtypes
+
+    rng = np.random.default_rng(23)
+    values = rng.integers(0, 16, size=(6, 32)).astype(ml_dtypes.uint4)
+    scales = rng.standard_normal((6, 2)).astype(np.float32)
+    indices = np.array([5, 0], dtype=np.int32)
+    out = clgather.gather_quantized(values, indices, layout="ort-block", scales=scales, block_size=16,
+                                    quantize_axis=1, ctx=ctx)
+    expected = values[[5, 0]].astype(np.float32) * np.repeat(scales[[5, 0]], 16, axis=1)
+    assert same_bits(out, expected)
+
+
+def ggml_q8_0_rows(rng, rows, blocks):
+    """ggml q8_0 rows: per block an f16 scale and 32 int8 values."""
+    row = []
+    for _ in range(blocks):
+        scale = rng.standard_normal((rows, 1)).astype(np.float16).view(np.uint8)
+        quants = rng.integers(-128, 128, size=(rows, 32), dtype=np.int8).view(np.uint8)
+        row += [scale, quants]
+    return np.concatenate(row, axis=1)
+
+
+@pytest.mark.parametrize("layout", ["ggml-q4_0", "ggml-q8_0"])
+def test_gather_quantized_ggml(ctx, layout):
+    rng = np.random.default_rng(29)
+    if layout == "ggml-q8_0":
+        data = ggml_q8_0_rows(rng, 7, 2)
+    else:
+        data = rng.integers(0, 256, size=(7, 2 * 18), dtype=np.uint8)
+        for block in range(2):  # finite f16 scales
+            data[:, 18 * block : 18 * block + 2] = rng.standard_normal((7, 1)).astype(np.float16).view(np.uint8)
+    indices = np.array([6, 0, 3], dtype=np.int64)
+    out = clgather.gather_quantized(data, indices, layout=layout, ctx=ctx)
+    assert same_bits(out, clgather.reference.gather_quantized(data, indices, layout=layout))
+    assert out.shape == (3, 64) and out.dtype == np.float32
+    if layout == "ggml-q8_0":
+        scale = data[6, 0:2].view(np.float16).astype(np.float32)
+        expected = data[6, 2:34].view(np.int8).astype(np.float32) * scale
+        assert same_bits(out[0, :32], expected)
+
+
+@pytest.mark.parametrize("bits", [8, 4])
+def test_gather_quantized_ov_compressed(ctx, bits):
+    rng = np.random.default_rng(31)
+    data = rng.integers(0, 256, size=(9, 16), dtype=np.uint8)
+    groups = 4
+    values = 16 if bits == 8 else 32
+    scales = rng.standard_normal((9, groups)).astype(np.float16)
+    indices = np.array([[8, 2], [20, -1]], dtype=np.int32)  # 20: out of range, zeros under OpenVINO's rule
+    kwargs = dict(layout="ov-compressed", scales=scales, bits=bits, out_dtype="float32")
+    out = clgather.gather_quantized(data, indices, ctx=ctx, **kwargs)
+    assert same_bits(out, clgather.reference.gather_quantized(data, indices, **kwargs))
+    assert out.shape == (2, 2, values)
+    assert np.all(out[1, 0].view(np.uint32) == 0)
+
+
+def test_context_device_and_reference_context():
+    ctx = clgather.Context(device=0)
+    assert ctx.device.index == 0
+    assert ctx.device in clgather.devices()
+    assert sum(d.is_default for d in clgather.devices()) == 1
+    with clgather.Context(device="cpu") as reference:
+        assert reference.device.is_reference
+        data = np.arange(6, dtype=np.float32)
+        assert same_bits(clgather.gather(data, np.array([5, 1]), ctx=reference), np.array([5, 1], np.float32))
+    assert "closed" in repr(reference)
+
+
+def test_verify_mode_context():
+    ctx = clgather.Context(verify=True)
+    data = np.arange(30, dtype=np.uint8).reshape(5, 6)
+    assert same_bits(clgather.gather(data, np.array([4, 0]), 0, ctx=ctx), data[[4, 0]])
+
+
+def test_version_and_abi():
+    assert clgather.__version__.count(".") == 2
+    assert clgather._lib.lib.clg_abi_version() == clgather.ABI_VERSION
+
+
+def test_out_argument_is_written_on_success_only(ctx):
+    data = np.arange(40, dtype=np.float64).reshape(8, 5)
+    indices = np.array([7, 0, -2], dtype=np.int64)
+    out = np.full((3, 5), np.nan).view(np.uint64)
+    out[...] = 0xA5A5A5A5A5A5A5A5  # poisoned
+    out = out.view(np.float64)
+    assert clgather.gather(data, indices, 0, ctx=ctx, out=out) is out
+    assert same_bits(out, data[[7, 0, 6]])
+    out.view(np.uint64)[...] = 0xA5A5A5A5A5A5A5A5
+    with pytest.raises(clgather.IndexOutOfRangeError):
+        clgather.gather(data, np.array([1, 8, 0], dtype=np.int64), 0, ctx=ctx, out=out)
+    assert np.all(out.view(np.uint64) == 0xA5A5A5A5A5A5A5A5), "a failed call left the output untouched"
+
+
+def test_out_argument_is_checked(ctx):
+    data = np.arange(10, dtype=np.int32)
+    with pytest.raises(clgather.ShapeError) as e:
+        clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(3, np.int32))
+    assert "out" in str(e.value) and "(3,)" in str(e.value)
+    with pytest.raises(TypeError) as e:
+        clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(2, np.int64))
+    assert "out" in str(e.value) and "int64" in str(e.value)
+    with pytest.raises(clgather.Error):
+        clgather.gather(data, np.array([1, 2]), ctx=ctx, out=np.empty(4, np.int32)[::2])
+
+
+def test_strided_and_byte_swapped_inputs_are_taken_as_values(ctx):
+    base = np.arange(60, dtype=np.int32).reshape(6, 10)
+    strided = base[::2, ::3]  # not contiguous: gathered from a contiguous copy
+    swapped = base.astype(base.dtype.newbyteorder(">"))  # big-endian: converted to native order
+    indices = np.array([2, 0], dtype=np.int64)
+    assert same_bits(clgather.gather(strided, indices, 0, ctx=ctx), np.ascontiguousarray(strided[[2, 0]]))
+    out = clgather.gather(swapped, indices, 0, ctx=ctx)
+    assert out.dtype == np.dtype(np.int32) and out.tolist() == base[[2, 0]].tolist()
+
+
+def test_bfloat16_data(ctx):
+    import ml_dtypes
+
+    rng = np.random.default_rng(37)
+    data = random_array(rng, (4, 6), ml_dtypes.bfloat16)
+    indices = np.array([3, -4], dtype=np.int32)
+    out = clgather.gather(data, indices, 0, op="onnx-13", ctx=ctx)
+    assert out.dtype == np.dtype(ml_dtypes.bfloat16)
+    assert same_bits(out, data[[3, 0]])
+    with pytest.raises(TypeError) as e:  # ONNX Gather-13 added bfloat16; Gather-11 does not take it
+        clgather.gather(data, indices, 0, op="onnx-11", ctx=ctx)
+    assert "bf16" in str(e.value)
