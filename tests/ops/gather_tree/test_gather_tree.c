@@ -1250,16 +1250,27 @@ static int64_t random_dim(support_rng *rng)
     return support_below(rng, 2) ? 1 + (int64_t)support_below(rng, 8) : 1 + (int64_t)support_below(rng, DIFF_MAX_DIM);
 }
 
+/* A float that is no plain number: a NaN with a random payload and sign, a signed zero, an infinity, a
+ * subnormal, or the largest finite value. */
+static uint64_t random_odd_float(support_rng *rng, clg_dtype t)
+{
+    const uint64_t ones = exponent_ones(t), fractions = (uint64_t)1 << fraction_width(t);
+    const int negative = (int)support_below(rng, 2);
+    switch (support_below(rng, 5)) {
+    case 0: return float_bits(t, negative, ones, 1 + support_below(rng, fractions - 1));
+    case 1: return float_bits(t, negative, 0, 0);
+    case 2: return float_bits(t, negative, ones, 0);
+    case 3: return float_bits(t, negative, 0, 1 + support_below(rng, fractions - 1));
+    default: return float_bits(t, negative, ones - 1, fractions - 1);
+    }
+}
+
 /* A token value: mostly small integers (so end_token appears), sometimes type-specific oddities. */
 static void random_token(support_rng *rng, const tree *tr, unsigned char *base, size_t pos)
 {
     uint64_t r = support_below(rng, 100);
-    if (is_float(tr->type) && r < 3) {
-        put(base, tr->type, pos, r == 0 ? NAN : r == 1 ? -0.0 : 0.0);
-        if (r == 0 && tr->type == CLG_F32) { /* a NaN with a payload, which must survive */
-            uint32_t bits = 0x7F800000u | (uint32_t)(1 + support_below(rng, 0x7FFFFF));
-            memcpy(base + pos * 4, &bits, 4);
-        }
+    if (is_float(tr->type) && r < 4) {
+        put_bits(base, tr->type, pos, random_odd_float(rng, tr->type));
     } else if (r < 6) {
         uint64_t bits = support_next(rng); /* any bit pattern (NaNs included for floats) */
         memcpy(base + pos * tr->es, &bits, tr->es);
@@ -1272,12 +1283,19 @@ static void random_token(support_rng *rng, const tree *tr, unsigned char *base, 
 static void random_bad_parent(support_rng *rng, const tree *tr, size_t pos)
 {
     const double W = (double)tr->W;
-    switch (support_below(rng, is_float(tr->type) ? 5 : 3)) {
+    switch (support_below(rng, is_float(tr->type) ? 7 : 3)) {
     case 0: put(tr->parent, tr->type, pos, W); break; /* may wrap in small unsigned types: still checked */
     case 1: put(tr->parent, tr->type, pos, is_signed(tr->type) ? -1 : W + 1); break;
     case 2: put(tr->parent, tr->type, pos, W + 3); break;
     case 3: put(tr->parent, tr->type, pos, NAN); break;
-    default: put(tr->parent, tr->type, pos, tr->W > 1 ? 0.5 : 0.25); break;
+    case 4: put(tr->parent, tr->type, pos, tr->W > 1 ? 0.5 : 0.25); break;
+    case 5: put_bits(tr->parent, tr->type, pos, random_odd_float(rng, tr->type)); break; /* -0.0 is valid */
+    default: { /* the next float above the id there: a fraction, or (f16 from 1024 on) the next integer */
+        uint64_t bits = 0;
+        for (size_t i = 0; i < tr->es; ++i) bits |= (uint64_t)tr->parent[pos * tr->es + i] << (8 * i);
+        put_bits(tr->parent, tr->type, pos, bits + 1);
+        break;
+    }
     }
 }
 
@@ -1309,12 +1327,16 @@ START_TEST(differential_random)
             put(tr.parent, type, i, (double)support_below(&rng, (uint64_t)W));
         }
         const int64_t seq_top = T + 3 < 2000 ? T + 3 : 2000; /* f16 holds integers exactly up to 2048 */
+        const int odd_lengths = is_float(type) && support_below(&rng, 4) == 0;
         for (int64_t b = 0; b < B; ++b) {
             double len = (double)support_below(&rng, (uint64_t)seq_top + 3) - 2;
             if (!is_signed(type) && len < 0) len = 0;
             put(tr.seq, type, (size_t)b, len);
+            if (odd_lengths && support_below(&rng, 8) == 0) /* no plain number */
+                put_bits(tr.seq, type, (size_t)b, random_odd_float(&rng, type));
         }
         put(tr.end, type, 0, (double)support_below(&rng, 12));
+        if (is_float(type) && support_below(&rng, 8) == 0) put_bits(tr.end, type, 0, random_odd_float(&rng, type));
         const int inject = support_below(&rng, 4) == 0;
         if (inject)
             for (int k = 0; k < 3; ++k) random_bad_parent(&rng, &tr, (size_t)support_below(&rng, n));
