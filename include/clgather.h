@@ -107,7 +107,8 @@ typedef int32_t clg_status;
 #define CLG_ERR_SHAPE_MISMATCH        (-2023)
 /** GatherTree: a parent id the backtrack follows is outside [0, BEAM_WIDTH) or not integral. */
 #define CLG_ERR_INVALID_PARENT        (-2024)
-/** The operation needs a device extension the device lacks (f16 GatherTree needs cl_khr_fp16). */
+/** The operation needs a device extension the device lacks (no operation of this version does: GatherTree
+ *  runs f16 and f64 without cl_khr_fp16 and cl_khr_fp64). */
 #define CLG_ERR_UNSUPPORTED_BY_DEVICE (-2025)
 /** The device spec string is malformed. */
 #define CLG_ERR_INVALID_DEVICE_SPEC   (-2026)
@@ -559,9 +560,9 @@ CLG_API clg_status clg_gather_nd_reference(const clg_gather_nd_desc *desc, const
 /* ------------------------------------------------------------------------------------------------ */
 
 /** GatherTree-1 inputs: step_ids and parent_ids [T, B, W], max_seq_len [B], end_token a scalar, all
- *  of one numeric type (i8..i64, u8..u64, f32, f64 (on devices with cl_khr_fp64), and f16 (on devices
- *  with cl_khr_fp16, and always in the reference); otherwise CLG_ERR_UNSUPPORTED_BY_DEVICE). The output
- *  is [T, B, W] of that type.
+ *  of one numeric type (i8..i64, u8..u64, f16, f32, f64, on every device: floats are decoded from their
+ *  bits with integer operations, so no cl_khr_fp16 or cl_khr_fp64 is needed). The output is [T, B, W]
+ *  of that type.
  *
  *  Semantics (GatherTree-1 with the decisions of docs/semantics.md):
  *   - L = min(T, max_seq_len[b]); L <= 0 leaves the beam all end_token; positions t >= L are end_token.

@@ -19,39 +19,72 @@
  *   TREE_MAX_LOCAL_SIZE  the largest work-group size the host launches with
  *   BITS_T      uchar | ushort | uint | ulong: the element's bits
  *   VALUE_KIND  0 signed integer, 1 unsigned integer, 2 floating point
- *   ELEM_HALF   1 for f16: values are read with vload_half (core OpenCL, no half arithmetic needed)
- *   VALUE_T     otherwise the element type (char .. ulong, float, double) and AS_VALUE its as_ cast
- *   NEEDS_FP64  1 for f64 */
-
-#if NEEDS_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+ *   VALUE_T     for integers the element type (char .. ulong) and AS_VALUE its as_ cast
+ *   EXP_BITS, MANT_BITS  for floats the IEEE binary format's exponent and fraction widths (f16 5 and
+ *               10, f32 8 and 23, f64 11 and 52)
+ *
+ * Floats are decoded from their bits with integer operations, never with float arithmetic: GatherTree
+ * only copies, compares and converts to integers, so f16 needs no cl_khr_fp16 and f64 no cl_khr_fp64. */
 
 #include "failure_record.h"
 #include "hints.h"
 
 typedef BITS_T bits_t;
 
-#if ELEM_HALF
-typedef float value_t;
-inline value_t value_at(__global const bits_t *p, ulong i) { return vload_half(i, (__global const half *)p); }
+#if VALUE_KIND == 2
+typedef bits_t value_t;
+inline value_t value_at(__global const bits_t *p, ulong i) { return p[i]; }
+
+#define SIGN_BIT      ((ulong)1 << (EXP_BITS + MANT_BITS))
+#define MAGNITUDE     (SIGN_BIT - 1)
+#define INFINITY_BITS ((((ulong)1 << EXP_BITS) - 1) << MANT_BITS) /* above it: NaN */
+#define EXP_BIAS      ((1 << (EXP_BITS - 1)) - 1)
+
+/* 1 when the finite magnitude `mag` (a float's bits without the sign) is an integer, and then *n is
+ * that integer, or ULONG_MAX from 2^63 on (beyond any T or W, which are below 2^63). Subnormals are
+ * below 1 and so not integers. */
+inline int magnitude_integer(ulong mag, ulong *n)
+{
+    *n = 0;
+    if (mag == 0) return 1;
+    const int e = (int)(mag >> MANT_BITS) - EXP_BIAS; /* an int compared as an int: see sequence_length */
+    if (e < 0) return 0;
+    if (e >= 63) {
+        *n = ULONG_MAX;
+        return 1;
+    }
+    const ulong m = (mag & (((ulong)1 << MANT_BITS) - 1)) | ((ulong)1 << MANT_BITS);
+    if (e >= MANT_BITS) {
+        *n = m << (e - MANT_BITS); /* below 2^63: e <= 62 */
+        return 1;
+    }
+    const int drop = MANT_BITS - e; /* fraction bits below the binary point */
+    if (m & (((ulong)1 << drop) - 1)) return 0;
+    *n = m >> drop;
+    return 1;
+}
+
+/* C's == on the values: NaN equals nothing, -0.0 equals +0.0, else equal values have equal bits. */
+inline int values_equal(value_t a, value_t b)
+{
+    const ulong ma = (ulong)a & MAGNITUDE, mb = (ulong)b & MAGNITUDE;
+    return ma <= INFINITY_BITS && mb <= INFINITY_BITS && (a == b || (ma | mb) == 0);
+}
 #else
 typedef VALUE_T value_t;
 inline value_t value_at(__global const bits_t *p, ulong i) { return AS_VALUE(p[i]); }
+inline int values_equal(value_t a, value_t b) { return a == b; }
 #endif
-
-/* 2^62: every float at or above it is far beyond any T or W (both below 2^63) */
-#define HUGE_INTEGRAL ((value_t)4611686018427387904.0f)
 
 /* L in [0, T], or -1 when a float length is NaN, infinite or has a fraction. */
 inline long sequence_length(value_t v, long T)
 {
 #if VALUE_KIND == 2
-    if (isnan(v) || isinf(v) || v != trunc(v)) return -1;
-    if (v <= (value_t)0) return 0;
-    if (v >= HUGE_INTEGRAL) return T;
-    long n = (long)v;
-    return n < T ? n : T;
+    const ulong mag = (ulong)v & MAGNITUDE;
+    ulong n;
+    if (mag >= INFINITY_BITS || !magnitude_integer(mag, &n)) return -1;
+    if ((ulong)v & SIGN_BIT) return 0; /* negative integers and -0.0 */
+    return n < (ulong)T ? (long)n : T;
 #elif VALUE_KIND == 0
     /* the sign is tested on v, not on (long)v: Mesa rusticl 22.3 miscompiles a signed compare of an
      * int widened to long against a constant (tests/drivers/rusticl_sext_compare) */
@@ -68,9 +101,9 @@ inline long sequence_length(value_t v, long T)
 inline int beam_index(value_t v, ulong W, ulong *k)
 {
 #if VALUE_KIND == 2
-    /* !(v >= 0) catches NaN; the bound catches infinities before the conversion */
-    if (!(v >= (value_t)0) || v >= HUGE_INTEGRAL || v != trunc(v)) return 0;
-    *k = (ulong)v;
+    const ulong mag = (ulong)v & MAGNITUDE;
+    /* NaN and infinities; a fraction; a negative value (-0.0 is the index 0) */
+    if (mag >= INFINITY_BITS || !magnitude_integer(mag, k) || (mag != 0 && ((ulong)v & SIGN_BIT))) return 0;
 #elif VALUE_KIND == 0
     if (v < (value_t)0) return 0; /* v, not (long)v: see sequence_length */
     *k = (ulong)(long)v;
@@ -82,9 +115,9 @@ inline int beam_index(value_t v, ulong W, ulong *k)
 
 /* Work-items of a group walk the levels in lockstep: a barrier closes every level, so all of the
  * group's beams finish level t before any starts t - 1. On a CPU runtime, which runs a group's
- * work-items one after another between barriers, this turns 64 serial chains of dependent loads into
- * one chain of 64 independent loads per level (bench/RESULTS.md, change 17). A work-item that is out
- * of range, done or failed keeps reaching the barriers. */
+ * work-items one after another between barriers, this turns a group's serial chains of dependent loads
+ * into one chain of independent loads per level. A work-item that is out of range, done or failed keeps
+ * reaching the barriers. */
 __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset, __global const bits_t *parent_ids,
                           ulong parent_ids_offset, __global const bits_t *max_seq_len, ulong max_seq_len_offset,
                           __global const bits_t *end_token, ulong end_token_offset, __global bits_t *out,
@@ -118,7 +151,7 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
         if (L > 0) { /* the last time: out[L-1] = step[L-1, b, j]; its parent is followed next */
             const ulong at = (ulong)(L - 1) * pairs + pair;
             beam_out[(ulong)(L - 1) * pairs] = step_ids[at];
-            first_end = value_at(step_ids, at) == end_value ? L - 1 : L;
+            first_end = values_equal(value_at(step_ids, at), end_value) ? L - 1 : L;
             parent = value_at(parent_ids, at);
         }
     }
@@ -139,7 +172,7 @@ __kernel void gather_tree(__global const bits_t *step_ids, ulong step_ids_offset
             } else {
                 const ulong at = (ulong)level * pairs + batch + k;
                 beam_out[(ulong)level * pairs] = step_ids[at];
-                if (value_at(step_ids, at) == end_value) first_end = level;
+                if (values_equal(value_at(step_ids, at), end_value)) first_end = level;
                 if (level > 0) parent = value_at(parent_ids, at); /* the id read at time 0 is never followed */
             }
         }

@@ -23,8 +23,6 @@ void clg_testing_force_whole_slabs(clg_context *ctx, int on) { ctx->testing.quan
 
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on) { ctx->testing.corrupt_verify_readback = on; }
 
-void clg_testing_allow_f16(clg_context *ctx, int on) { ctx->testing.allow_f16 = on; }
-
 size_t clg_testing_program_count(clg_context *ctx) { return ctx->programs ? clg_program_cache_size(ctx->programs) : 0; }
 
 void clg_testing_program_origins(clg_context *ctx, size_t *from_source, size_t *from_disk, size_t *from_blob)

@@ -11,7 +11,6 @@ typedef struct clg_test_switches {
     int force_stream;            /* 1 streaming stores wherever the kernel allows, -1 never, 0 by size */
     int force_staging;           /* local-memory staging (both mappings): 1 wherever it fits, -1 never, 0 by gain */
     int corrupt_verify_readback; /* flip one bit of the device result verify mode reads back */
-    int allow_f16;               /* run f16 kernels on a device without cl_khr_fp16 */
     int broken_hint;             /* pass a hint value kernels refuse, so that hinted builds fail */
     int nibble_tables;     /* dequantizing gather's x86 lookups: 0 as the target allows, 1 SSSE3's, 2 AVX2's, -1 none */
     int quant_whole_slabs; /* dequantizing gather, runs mapping: each work-item exactly one whole slab */

@@ -40,10 +40,6 @@ void clg_testing_force_whole_slabs(clg_context *ctx, int on);
 /* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);
 
-/* Let f16 kernels run on a device that does not report cl_khr_fp16 (1), or restore (0): GatherTree's
- * reads f16 with the core vload_half and does no half arithmetic, so it runs on any device. */
-void clg_testing_allow_f16(clg_context *ctx, int on);
-
 /* Make every build with hints fail (1), to test that the context then builds without them. */
 void clg_testing_break_hints(clg_context *ctx, int on);
 

@@ -8,7 +8,7 @@
 static const clg_operation gather_tree_operation = {
     .plan_size = sizeof(clg_gather_tree_plan),
     .scratch_buffer_name = "GatherTree scratch output",
-    .device_supports = clg_gather_tree_device_supports,
+    .device_supports = NULL, /* floats are decoded from their bits: no extension needed */
     .reference = clg_gather_tree_reference_run,
     .host_check = NULL,
     .check = NULL,

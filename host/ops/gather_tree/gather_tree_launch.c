@@ -8,20 +8,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-clg_status clg_gather_tree_device_supports(const clg_context *ctx, const void *plan_ptr)
-{
-    const clg_gather_tree_plan *plan = plan_ptr;
-    if (plan->type == CLG_F16 && !ctx->info.has_fp16 && !CLG_TEST_SWITCH(ctx, allow_f16))
-        return clg_fail(CLG_ERR_UNSUPPORTED_BY_DEVICE,
-                        "GatherTree on f16 needs cl_khr_fp16, which device \"%s\" does not report; the CPU reference "
-                        "(device spec \"cpu\" or clg_gather_tree_reference) runs f16",
-                        ctx->info.device_name);
-    if (plan->type == CLG_F64 && !ctx->info.has_fp64)
-        return clg_fail(CLG_ERR_UNSUPPORTED_BY_DEVICE,
-                        "GatherTree on f64 needs cl_khr_fp64, which device \"%s\" does not report",
-                        ctx->info.device_name);
-    return CLG_SUCCESS;
-}
 
 static const char *bits_type(size_t elem_size)
 {
@@ -33,10 +19,12 @@ static const char *bits_type(size_t elem_size)
     }
 }
 
-/* The OpenCL C type of an element and its kind (0 signed, 1 unsigned, 2 float); f16 has none. */
-static const char *value_type(clg_dtype t, int *kind)
+/* The OpenCL C type of an integer element (kind 0 signed, 1 unsigned), or for a float (kind 2) the
+ * widths of its exponent and fraction: the kernel decodes floats from their bits. */
+static const char *value_type(clg_dtype t, int *kind, int *exp_bits, int *mant_bits)
 {
     *kind = 0;
+    *exp_bits = *mant_bits = 0;
     switch (t) {
     case CLG_I8: return "char";
     case CLG_I16: return "short";
@@ -46,22 +34,24 @@ static const char *value_type(clg_dtype t, int *kind)
     case CLG_U16: *kind = 1; return "ushort";
     case CLG_U32: *kind = 1; return "uint";
     case CLG_U64: *kind = 1; return "ulong";
-    case CLG_F32: *kind = 2; return "float";
-    case CLG_F64: *kind = 2; return "double";
-    default: *kind = 2; return "float"; /* f16: read as float by vload_half */
+    case CLG_F16: *exp_bits = 5, *mant_bits = 10; break;
+    case CLG_F32: *exp_bits = 8, *mant_bits = 23; break;
+    default: *exp_bits = 11, *mant_bits = 52; break; /* f64 */
     }
+    *kind = 2;
+    return bits_type(clg_dtype_size(t));
 }
 
 /* The work-group size asked for (tree_local_size) sizes the kernel's local array (TREE_MAX_LOCAL_SIZE). */
 static void build_options(const clg_context *ctx, const clg_gather_tree_plan *plan, char *buf, size_t size)
 {
-    int kind = 0;
-    const char *value = value_type(plan->type, &kind);
+    int kind = 0, exp_bits = 0, mant_bits = 0;
+    const char *value = value_type(plan->type, &kind, &exp_bits, &mant_bits);
     snprintf(buf, size,
-             "-DTREE_MAX_LOCAL_SIZE=%u -DBITS_T=%s -DVALUE_KIND=%d -DELEM_HALF=%d -DVALUE_T=%s -DAS_VALUE=as_%s "
-             "-DNEEDS_FP64=%d",
-             (unsigned)ctx->tuning.tree_local_size, bits_type(plan->elem_size), kind, plan->type == CLG_F16, value,
-             value, plan->type == CLG_F64);
+             "-DTREE_MAX_LOCAL_SIZE=%u -DBITS_T=%s -DVALUE_KIND=%d -DVALUE_T=%s -DAS_VALUE=as_%s -DEXP_BITS=%d "
+             "-DMANT_BITS=%d",
+             (unsigned)ctx->tuning.tree_local_size, bits_type(plan->elem_size), kind, value, value, exp_bits,
+             mant_bits);
 }
 
 /* The failing pair is recorded in 32 bits (CLG_FLAG_NONE_FAILED meaning none): beyond that many

@@ -7,10 +7,6 @@
 #include "core/operation.h"
 #include "ops/gather_tree/gather_tree_plan.h"
 
-/* CLG_ERR_UNSUPPORTED_BY_DEVICE when the element type needs an extension the device lacks (f16:
- * cl_khr_fp16, f64: cl_khr_fp64). */
-clg_status clg_gather_tree_device_supports(const clg_context *ctx, const void *plan);
-
 /* The operation's launch (operation.h): buffers are step_ids, parent_ids, max_seq_len, end_token
  * and the output (offsets multiples of the element size); the first failure goes into the record. */
 clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *buffers,

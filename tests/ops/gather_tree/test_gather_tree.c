@@ -134,51 +134,8 @@ enum { PATH_OPENCL, PATH_OPENCL_ASYNC, PATH_REFERENCE_CONTEXT, PATH_REFERENCE_FU
 static const char *const path_names[PATH_COUNT] = {"OpenCL sync", "OpenCL async", "reference context",
                                                    "reference function"};
 
-static int device_has_fp16(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        clg_device_info info;
-        ck_assert_int_eq(clg_context_device_info(support_cl_context(), &info), CLG_SUCCESS);
-        known = info.has_fp16;
-    }
-    return known;
-}
-
-static int device_has_fp64(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        clg_device_info info;
-        ck_assert_int_eq(clg_context_device_info(support_cl_context(), &info), CLG_SUCCESS);
-        known = info.has_fp64;
-        if (!known)
-            printf("gather_tree: device \"%s\" has no cl_khr_fp64: f64 on OpenCL is checked to be refused\n",
-                   info.device_name);
-    }
-    return known;
-}
-
 /* The message of the last run_path call, kept before any other clgather call clears it. */
 static char call_message[1024];
-
-static int path_is_opencl(int path) { return path == PATH_OPENCL || path == PATH_OPENCL_ASYNC; }
-
-/* The test switch that lets the f16 kernel run on a device without cl_khr_fp16, on the suite's context. */
-static int f16_allowed;
-static void allow_f16(int on)
-{
-    f16_allowed = on;
-    clg_testing_allow_f16(support_cl_context(), on);
-}
-
-/* Whether this path refuses the type on this device (f16 without cl_khr_fp16, f64 without cl_khr_fp64). */
-static int path_refuses(int path, clg_dtype type)
-{
-    if (!path_is_opencl(path)) return 0;
-    if (type == CLG_F16) return !device_has_fp16() && !f16_allowed;
-    return type == CLG_F64 && !device_has_fp64();
-}
 
 static cl_mem buffer_from(clg_context *ctx, const void *host, size_t bytes)
 {
@@ -236,29 +193,21 @@ static clg_status run_path_once(int path, const clg_gather_tree_desc *d, const t
 
 static clg_status run_path(int path, const clg_gather_tree_desc *d, const tree *tr, void *out, size_t out_bytes)
 {
-    device_has_fp16(); /* learn them before the call: clg_context_device_info clears the message */
-    device_has_fp64();
     clg_status st = run_path_once(path, d, tr, out, out_bytes);
     snprintf(call_message, sizeof call_message, "%s", clg_last_error_message());
     return st;
 }
 
-/* Every path succeeds with exactly `expected` (f16 on OpenCL: refused without cl_khr_fp16). */
+/* Every path succeeds with exactly `expected`. */
 static void expect_output(const tree *tr, const void *expected)
 {
     for (int path = 0; path < PATH_COUNT; ++path) {
         void *out = support_poisoned(tr->ids_bytes);
         clg_status st = run_path(path, &tr->desc, tr, out, tr->ids_bytes);
-        if (path_refuses(path, tr->type)) {
-            ck_assert_msg(st == CLG_ERR_UNSUPPORTED_BY_DEVICE, "%s %s: %s", path_names[path], clg_dtype_name(tr->type),
-                          clg_status_string(st));
-            ck_assert(support_all_poison(out, tr->ids_bytes));
-        } else {
-            ck_assert_msg(st == CLG_SUCCESS, "%s %s: %s: %s", path_names[path], clg_dtype_name(tr->type),
-                          clg_status_string(st), call_message);
-            ck_assert_msg(memcmp(out, expected, tr->ids_bytes) == 0, "%s %s: output differs", path_names[path],
-                          clg_dtype_name(tr->type));
-        }
+        ck_assert_msg(st == CLG_SUCCESS, "%s %s: %s: %s", path_names[path], clg_dtype_name(tr->type),
+                      clg_status_string(st), call_message);
+        ck_assert_msg(memcmp(out, expected, tr->ids_bytes) == 0, "%s %s: output differs", path_names[path],
+                      clg_dtype_name(tr->type));
         free(out);
     }
 }
@@ -272,7 +221,7 @@ static void expect_values(const tree *tr, const double *values)
 
 /* Every path returns `want` (a failure, or success for zero-sized work), with a message holding
  * `fragment` (for invalid inputs the very same message on every path), and leaves the output
- * untouched. A path that refuses the type (f16 without cl_khr_fp16) may say so instead. */
+ * untouched. */
 static void expect_status_untouched(const clg_gather_tree_desc *d, const tree *tr, clg_status want,
                                     const char *fragment, size_t out_bytes)
 {
@@ -280,10 +229,6 @@ static void expect_status_untouched(const clg_gather_tree_desc *d, const tree *t
     for (int path = 0; path < PATH_COUNT; ++path) {
         void *out = support_poisoned(out_bytes);
         clg_status st = run_path(path, d, tr, out, out_bytes);
-        if (path_refuses(path, tr->type) && want != CLG_SUCCESS && st == CLG_ERR_UNSUPPORTED_BY_DEVICE) {
-            free(out);
-            continue;
-        }
         ck_assert_msg(st == want, "%s: got %s, want %s: %s", path_names[path], clg_status_string(st),
                       clg_status_string(want), call_message);
         ck_assert_msg(support_all_poison(out, out_bytes), "%s: the output was written by a failing call",
@@ -353,10 +298,9 @@ START_TEST(every_element_type)
 }
 END_TEST
 
-/* The f16 kernel needs no half arithmetic: with the test switch it runs on any device. */
-START_TEST(f16_kernel_with_test_switch)
+/* f16 runs on every device: the kernel decodes it from its bits, without cl_khr_fp16. */
+START_TEST(f16_end_token_and_fraction)
 {
-    allow_f16(1);
     tree tr = example_tree(CLG_F16, 4, 4);
     const double want[] = {3, 2, 1, 4, 6, 5, 4, 8, 7, 4, 12, 13};
     expect_values(&tr, want);
@@ -364,25 +308,6 @@ START_TEST(f16_kernel_with_test_switch)
     tr = example_tree(CLG_F16, 4, 9);
     put(tr.parent, CLG_F16, at(&tr, 1, 0, 0), 1.5); /* beam 0 follows parent_ids[1, 0, 0] */
     expect_failure(&tr, CLG_ERR_INVALID_PARENT, "parent_ids[1, 0, 0] = 1.5");
-    tree_free(&tr);
-    allow_f16(0);
-}
-END_TEST
-
-START_TEST(f16_opencl_needs_fp16)
-{
-    tree tr = example_tree(CLG_F16, 4, 9);
-    void *out = support_poisoned(tr.ids_bytes);
-    clg_status st = clg_gather_tree(support_cl_context(), &tr.desc, tr.step, tr.ids_bytes, tr.parent, tr.ids_bytes,
-                                    tr.seq, tr.seq_bytes, tr.end, tr.es, out, tr.ids_bytes);
-    if (device_has_fp16()) {
-        ck_assert_int_eq(st, CLG_SUCCESS);
-    } else {
-        ck_assert_int_eq(st, CLG_ERR_UNSUPPORTED_BY_DEVICE);
-        ck_assert_ptr_nonnull(strstr(clg_last_error_message(), "cl_khr_fp16"));
-        ck_assert(support_all_poison(out, tr.ids_bytes));
-    }
-    free(out);
     tree_free(&tr);
 }
 END_TEST
@@ -410,7 +335,6 @@ END_TEST
 START_TEST(end_token_never_appearing)
 {
     for (size_t i = 0; i < ALL_TYPES_COUNT; ++i) {
-        if (all_types[i] == CLG_F16) continue;
         tree tr = example_tree(all_types[i], 4, 42);
         expect_values(&tr, example_out);
         tree_free(&tr);
@@ -729,6 +653,214 @@ START_TEST(nan_end_token_never_matches)
 END_TEST
 
 /* ----------------------------------------------------------------------------------------------- */
+/* Floats from their bits: f16, f32 and f64 on every device                                        */
+/* ----------------------------------------------------------------------------------------------- */
+
+static const clg_dtype float_types[] = {CLG_F16, CLG_F32, CLG_F64};
+
+static int fraction_width(clg_dtype t) { return t == CLG_F16 ? 10 : t == CLG_F32 ? 23 : 52; }
+static uint64_t exponent_ones(clg_dtype t) { return t == CLG_F16 ? 31 : t == CLG_F32 ? 255 : 2047; }
+static uint64_t exponent_bias(clg_dtype t) { return exponent_ones(t) / 2; }
+
+/* The bits of a float of type t from its sign, biased exponent field and fraction field. */
+static uint64_t float_bits(clg_dtype t, int negative, uint64_t exponent, uint64_t fraction)
+{
+    const int m = fraction_width(t);
+    return (uint64_t)(negative != 0) << (clg_dtype_size(t) * 8 - 1) | exponent << m | fraction;
+}
+
+/* 2^e, exactly (e within the type's normal range) */
+static uint64_t power_of_two(clg_dtype t, int negative, int e)
+{
+    return float_bits(t, negative, (uint64_t)((int64_t)exponent_bias(t) + e), 0);
+}
+
+static void put_bits(void *base, clg_dtype t, size_t pos, uint64_t bits)
+{
+    const size_t es = clg_dtype_size(t);
+    unsigned char *p = (unsigned char *)base + pos * es;
+    for (size_t i = 0; i < es; ++i) p[i] = (unsigned char)(bits >> (8 * i)); /* little-endian, as OpenCL devices */
+}
+
+/* T = n, B = 1, W = 1, parents 0, max_seq_len n: the beam is step_ids itself, cut after the first
+ * element equal to end_token. want_end: the first time that must match (n for none). */
+static void expect_single_beam(clg_dtype t, const uint64_t *step, int n, uint64_t end, int want_end)
+{
+    tree tr = tree_make(t, n, 1, 1);
+    for (int i = 0; i < n; ++i) put_bits(tr.step, t, (size_t)i, step[i]);
+    put(tr.seq, t, 0, n);
+    put_bits(tr.end, t, 0, end);
+    unsigned char *want = malloc(tr.ids_bytes);
+    ck_assert_ptr_nonnull(want);
+    for (int i = 0; i < n; ++i) put_bits(want, t, (size_t)i, i <= want_end ? step[i] : end);
+    expect_output(&tr, want);
+    free(want);
+    tree_free(&tr);
+}
+
+START_TEST(float_end_token_equality)
+{
+    for (size_t i = 0; i < 3; ++i) {
+        const clg_dtype t = float_types[i];
+        const int m = fraction_width(t);
+        const uint64_t ones = exponent_ones(t), quiet = (uint64_t)1 << (m - 1);
+        const uint64_t five = float_bits(t, 0, exponent_bias(t) + 2, quiet / 2), pos0 = 0,
+                       neg0 = float_bits(t, 1, 0, 0);
+        const uint64_t inf = float_bits(t, 0, ones, 0), minus_inf = float_bits(t, 1, ones, 0);
+        const uint64_t nan = float_bits(t, 0, ones, quiet | 5), other_nan = float_bits(t, 1, ones, 1);
+        const uint64_t sub = float_bits(t, 0, 0, 1), big_sub = float_bits(t, 0, 0, (quiet << 1) - 1);
+        const uint64_t max = float_bits(t, 0, ones - 1, (quiet << 1) - 1);
+        /* -0.0 equals +0.0 both ways; the times after the match take end_token's own bits */
+        const uint64_t zeros[] = {five, pos0, five};
+        expect_single_beam(t, zeros, 3, neg0, 1);
+        const uint64_t neg_zeros[] = {five, neg0, five};
+        expect_single_beam(t, neg_zeros, 3, pos0, 1);
+        /* NaN equals nothing, not even its own bits; NaN payloads travel bit for bit */
+        const uint64_t nans[] = {five, other_nan, nan, pos0};
+        expect_single_beam(t, nans, 4, nan, 4);
+        /* infinities equal themselves only */
+        const uint64_t infs[] = {five, minus_inf, inf, five};
+        expect_single_beam(t, infs, 4, inf, 2);
+        /* subnormals compare exactly (no flush to zero) */
+        const uint64_t subs[] = {big_sub, float_bits(t, 1, 0, 1), pos0, sub, five};
+        expect_single_beam(t, subs, 5, sub, 3);
+        const uint64_t zero_vs_sub[] = {sub, neg0, five};
+        expect_single_beam(t, zero_vs_sub, 3, pos0, 1);
+        /* the largest finite value, and its neighbour below */
+        const uint64_t tops[] = {max - 1, max, pos0};
+        expect_single_beam(t, tops, 3, max, 1);
+    }
+}
+END_TEST
+
+START_TEST(float_parent_ids_not_beam_indices)
+{
+    for (size_t i = 0; i < 3; ++i) {
+        const clg_dtype t = float_types[i];
+        const int m = fraction_width(t);
+        const uint64_t ones = exponent_ones(t), all_fraction = ((uint64_t)1 << m) - 1;
+        const uint64_t bad[] = {
+            float_bits(t, 0, 0, 1),                                   /* the smallest subnormal */
+            float_bits(t, 0, 0, all_fraction),                        /* the largest subnormal */
+            float_bits(t, 1, 0, 1),                                   /* a negative subnormal */
+            float_bits(t, 0, 1, 0),                                   /* the smallest normal */
+            power_of_two(t, 0, -1),                                   /* 0.5 */
+            power_of_two(t, 1, -1),                                   /* -0.5 */
+            power_of_two(t, 0, 0) | 1,                                /* 1 + ulp */
+            power_of_two(t, 0, 1) | ((uint64_t)1 << (m - 1)),         /* 3, = W */
+            power_of_two(t, 0, m - 1) | all_fraction,                 /* 2^m - 0.5, the largest non-integer */
+            power_of_two(t, 1, 0),                                    /* -1 */
+            float_bits(t, 0, ones, 0),                                /* inf */
+            float_bits(t, 1, ones, 0),                                /* -inf */
+            float_bits(t, 0, ones, (uint64_t)1 << (m - 1) | 7),       /* a quiet NaN with a payload */
+            float_bits(t, 0, ones, 1),                                /* a signalling NaN */
+            float_bits(t, 1, ones, (uint64_t)1 << (m - 1)),           /* a negative NaN */
+            power_of_two(t, 0, m),                                    /* 2^m: every float from here on is an integer */
+            power_of_two(t, 0, m) | 1,                                /* 2^m + 1 */
+            float_bits(t, 0, ones - 1, all_fraction),                 /* the largest finite */
+            t == CLG_F16 ? 0 : power_of_two(t, 0, 62),                /* 2^62 */
+            t == CLG_F16 ? 0 : power_of_two(t, 0, 62) | all_fraction, /* the largest below 2^63 */
+            t == CLG_F16 ? 0 : power_of_two(t, 0, 63),                /* 2^63 */
+            t == CLG_F16 ? 0 : power_of_two(t, 0, 64),                /* 2^64 */
+        };
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+            if (bad[k] == 0) continue; /* beyond f16's range */
+            tree tr = example_tree(t, 4, 9);
+            put_bits(tr.parent, t, at(&tr, 2, 0, 0), bad[k]); /* followed by beam 2 at time 2 */
+            /* every path, the reference included, with the same message */
+            expect_failure(&tr, CLG_ERR_INVALID_PARENT, "parent_ids[2, 0, 0] = ");
+            expect_failure(&tr, CLG_ERR_INVALID_PARENT, "(time 2, batch 0, beam 0) is not a beam index in [0, 3)");
+            tree_free(&tr);
+        }
+        /* -0.0 is the index 0 */
+        tree tr = example_tree(t, 4, 9);
+        put_bits(tr.parent, t, at(&tr, 1, 0, 1), float_bits(t, 1, 0, 0)); /* was 0, followed by beam 2 */
+        expect_values(&tr, example_out);
+        tree_free(&tr);
+    }
+}
+END_TEST
+
+/* The largest exact integers of each type as max_seq_len, and lengths that are not integers. */
+START_TEST(float_lengths_from_bits)
+{
+    const double full[] = {1, 2, 4, 4, 6, 5, 7, 8, 10, 11, 12, 13}; /* L = 3 (batch_tree's tables) */
+    const double two[] = {2, 1, 4, 4, 5, 6, 7, 8, E, E, 12, 13};
+    const double one[] = {1, 2, 4, 4, E, E, 7, 8, E, E, 12, 13};
+    const double none[] = {E, E, 4, 4, E, E, 7, 8, E, E, 12, 13};
+    for (size_t i = 0; i < 3; ++i) {
+        const clg_dtype t = float_types[i];
+        const int m = fraction_width(t);
+        const uint64_t ones = exponent_ones(t), all_fraction = ((uint64_t)1 << m) - 1;
+        const struct {
+            uint64_t bits;
+            const double *want; /* NULL: invalid */
+        } lengths[] = {
+            {float_bits(t, 0, 0, 0), none},
+            {float_bits(t, 1, 0, 0), none},                           /* -0.0 */
+            {power_of_two(t, 1, 0), none},                            /* -1 */
+            {float_bits(t, 1, ones - 1, all_fraction), none},         /* the lowest finite */
+            {power_of_two(t, 0, 0), one},                             /* 1 */
+            {power_of_two(t, 0, 1), two},                             /* 2 */
+            {power_of_two(t, 0, 1) | ((uint64_t)1 << (m - 1)), full}, /* 3 */
+            {power_of_two(t, 0, m) | all_fraction, full},             /* 2^(m+1) - 1, the largest odd integer */
+            {power_of_two(t, 0, m + 1), full},                        /* 2^(m+1) */
+            {float_bits(t, 0, ones - 1, all_fraction), full},         /* the largest finite */
+            {t == CLG_F16 ? 0 : power_of_two(t, 0, 62), full},
+            {t == CLG_F16 ? 0 : power_of_two(t, 0, 63), full},
+            {float_bits(t, 0, 0, 1), NULL}, /* subnormals are fractions */
+            {float_bits(t, 1, 0, all_fraction), NULL},
+            {power_of_two(t, 0, 0) | 1, NULL},                /* 1 + ulp */
+            {power_of_two(t, 1, m - 1) | all_fraction, NULL}, /* -(2^m - 0.5) */
+            {float_bits(t, 0, ones, 0), NULL},                /* inf */
+            {float_bits(t, 1, ones, 0), NULL},                /* -inf */
+            {float_bits(t, 0, ones, 3), NULL},                /* NaN */
+        };
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k) {
+            if (lengths[k].bits == 0 && k != 0) continue; /* beyond f16's range */
+            tree tr = batch_tree(t, 3, 3);
+            put_bits(tr.seq, t, 0, lengths[k].bits);
+            if (lengths[k].want)
+                expect_values(&tr, lengths[k].want);
+            else
+                expect_failure(&tr, CLG_ERR_INVALID_SEQ_LEN, "max_seq_len[0] = ");
+            tree_free(&tr);
+        }
+    }
+}
+END_TEST
+
+/* Every beam index below 4100 (f16: every one it holds), so every exponent the indices take. */
+START_TEST(float_beam_indices_of_every_size)
+{
+    const int64_t W = 4100;
+    for (size_t i = 0; i < 3; ++i) {
+        const clg_dtype t = float_types[i];
+        tree tr = tree_make(t, 2, 1, W);
+        unsigned char *want = malloc(tr.ids_bytes);
+        ck_assert_ptr_nonnull(want);
+        for (int64_t j = 0; j < W; ++j) {
+            /* beams in reverse; f16 holds every integer up to 2048, then every second, then every fourth */
+            const int64_t r = W - 1 - j;
+            const int64_t parent = t != CLG_F16 || r <= 2048 ? r : r < 4096 ? r & ~(int64_t)1 : r & ~(int64_t)3;
+            put(tr.parent, t, at(&tr, 1, 0, j), (double)parent);
+            put(tr.parent, t, at(&tr, 0, 0, j), -1); /* never followed */
+            /* distinct bits (small subnormals: no flush to zero may touch them as they travel) */
+            put_bits(tr.step, t, at(&tr, 0, 0, j), (uint64_t)(j + 1));
+            put_bits(tr.step, t, at(&tr, 1, 0, j), (uint64_t)(j + 1) << 2);
+            put_bits(want, t, at(&tr, 0, 0, j), (uint64_t)(parent + 1));
+            put_bits(want, t, at(&tr, 1, 0, j), (uint64_t)(j + 1) << 2);
+        }
+        put(tr.seq, t, 0, 2);
+        put_bits(tr.end, t, 0, float_bits(t, 0, exponent_ones(t), 1)); /* NaN: matches nothing */
+        expect_output(&tr, want);
+        free(want);
+        tree_free(&tr);
+    }
+}
+END_TEST
+
+/* ----------------------------------------------------------------------------------------------- */
 /* Validation                                                                                      */
 /* ----------------------------------------------------------------------------------------------- */
 
@@ -1025,11 +1157,10 @@ static clg_status async_at_offsets(clg_context *ctx, const tree *tr, size_t out_
 
 START_TEST(async_at_offsets_with_guards)
 {
-    const clg_dtype types[] = {CLG_U8, CLG_I16, CLG_F32, CLG_I64, CLG_F64};
+    const clg_dtype types[] = {CLG_U8, CLG_I16, CLG_F16, CLG_F32, CLG_I64, CLG_F64};
     const size_t out_offsets[] = {0, 7, 24, 1001};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
         for (size_t o = 0; o < 4; ++o) {
-            if (path_refuses(PATH_OPENCL_ASYNC, types[t])) continue; /* f64 without cl_khr_fp64 */
             tree tr = example_tree(types[t], 4, 8);
             const double want[] = {3, 2, 1, 4, 6, 5, 10, 8, 7, 11, 8, 13};
             void *expected = expected_of(&tr, want);
@@ -1119,16 +1250,27 @@ static int64_t random_dim(support_rng *rng)
     return support_below(rng, 2) ? 1 + (int64_t)support_below(rng, 8) : 1 + (int64_t)support_below(rng, DIFF_MAX_DIM);
 }
 
+/* A float that is no plain number: a NaN with a random payload and sign, a signed zero, an infinity, a
+ * subnormal, or the largest finite value. */
+static uint64_t random_odd_float(support_rng *rng, clg_dtype t)
+{
+    const uint64_t ones = exponent_ones(t), fractions = (uint64_t)1 << fraction_width(t);
+    const int negative = (int)support_below(rng, 2);
+    switch (support_below(rng, 5)) {
+    case 0: return float_bits(t, negative, ones, 1 + support_below(rng, fractions - 1));
+    case 1: return float_bits(t, negative, 0, 0);
+    case 2: return float_bits(t, negative, ones, 0);
+    case 3: return float_bits(t, negative, 0, 1 + support_below(rng, fractions - 1));
+    default: return float_bits(t, negative, ones - 1, fractions - 1);
+    }
+}
+
 /* A token value: mostly small integers (so end_token appears), sometimes type-specific oddities. */
 static void random_token(support_rng *rng, const tree *tr, unsigned char *base, size_t pos)
 {
     uint64_t r = support_below(rng, 100);
-    if (is_float(tr->type) && r < 3) {
-        put(base, tr->type, pos, r == 0 ? NAN : r == 1 ? -0.0 : 0.0);
-        if (r == 0 && tr->type == CLG_F32) { /* a NaN with a payload, which must survive */
-            uint32_t bits = 0x7F800000u | (uint32_t)(1 + support_below(rng, 0x7FFFFF));
-            memcpy(base + pos * 4, &bits, 4);
-        }
+    if (is_float(tr->type) && r < 4) {
+        put_bits(base, tr->type, pos, random_odd_float(rng, tr->type));
     } else if (r < 6) {
         uint64_t bits = support_next(rng); /* any bit pattern (NaNs included for floats) */
         memcpy(base + pos * tr->es, &bits, tr->es);
@@ -1141,12 +1283,19 @@ static void random_token(support_rng *rng, const tree *tr, unsigned char *base, 
 static void random_bad_parent(support_rng *rng, const tree *tr, size_t pos)
 {
     const double W = (double)tr->W;
-    switch (support_below(rng, is_float(tr->type) ? 5 : 3)) {
+    switch (support_below(rng, is_float(tr->type) ? 7 : 3)) {
     case 0: put(tr->parent, tr->type, pos, W); break; /* may wrap in small unsigned types: still checked */
     case 1: put(tr->parent, tr->type, pos, is_signed(tr->type) ? -1 : W + 1); break;
     case 2: put(tr->parent, tr->type, pos, W + 3); break;
     case 3: put(tr->parent, tr->type, pos, NAN); break;
-    default: put(tr->parent, tr->type, pos, tr->W > 1 ? 0.5 : 0.25); break;
+    case 4: put(tr->parent, tr->type, pos, tr->W > 1 ? 0.5 : 0.25); break;
+    case 5: put_bits(tr->parent, tr->type, pos, random_odd_float(rng, tr->type)); break; /* -0.0 is valid */
+    default: { /* the next float above the id there: a fraction, or (f16 from 1024 on) the next integer */
+        uint64_t bits = 0;
+        for (size_t i = 0; i < tr->es; ++i) bits |= (uint64_t)tr->parent[pos * tr->es + i] << (8 * i);
+        put_bits(tr->parent, tr->type, pos, bits + 1);
+        break;
+    }
     }
 }
 
@@ -1156,7 +1305,6 @@ START_TEST(differential_random)
     const int cases = support_scaled(DIFF_CASES);
     printf("gather_tree differential: seed 0x%" PRIx64 ", %d cases\n", (uint64_t)DIFF_SEED, cases);
     fflush(stdout);
-    allow_f16(1); /* the f16 kernel too (it needs no half arithmetic) */
     int failures_compared = 0;
     int64_t largest = 0, max_t = 0, max_b = 0, max_w = 0;
     for (int c = 0; c < cases; ++c) {
@@ -1179,12 +1327,16 @@ START_TEST(differential_random)
             put(tr.parent, type, i, (double)support_below(&rng, (uint64_t)W));
         }
         const int64_t seq_top = T + 3 < 2000 ? T + 3 : 2000; /* f16 holds integers exactly up to 2048 */
+        const int odd_lengths = is_float(type) && support_below(&rng, 4) == 0;
         for (int64_t b = 0; b < B; ++b) {
             double len = (double)support_below(&rng, (uint64_t)seq_top + 3) - 2;
             if (!is_signed(type) && len < 0) len = 0;
             put(tr.seq, type, (size_t)b, len);
+            if (odd_lengths && support_below(&rng, 8) == 0) /* no plain number */
+                put_bits(tr.seq, type, (size_t)b, random_odd_float(&rng, type));
         }
         put(tr.end, type, 0, (double)support_below(&rng, 12));
+        if (is_float(type) && support_below(&rng, 8) == 0) put_bits(tr.end, type, 0, random_odd_float(&rng, type));
         const int inject = support_below(&rng, 4) == 0;
         if (inject)
             for (int k = 0; k < 3; ++k) random_bad_parent(&rng, &tr, (size_t)support_below(&rng, n));
@@ -1195,15 +1347,6 @@ START_TEST(differential_random)
         snprintf(want_message, sizeof want_message, "%s", call_message);
         const int path = c % 3 == 2 ? PATH_OPENCL_ASYNC : PATH_OPENCL;
         clg_status got_st = run_path(path, &tr.desc, &tr, got, tr.ids_bytes);
-        if (path_refuses(path, type)) { /* f64 without cl_khr_fp64: refused, output untouched */
-            ck_assert_msg(got_st == CLG_ERR_UNSUPPORTED_BY_DEVICE, "case %d (%s): %s", c, clg_dtype_name(type),
-                          clg_status_string(got_st));
-            ck_assert(support_all_poison(got, tr.ids_bytes));
-            free(want);
-            free(got);
-            tree_free(&tr);
-            continue;
-        }
         ck_assert_msg(got_st == want_st,
                       "case %d (%s T=%" PRId64 " B=%" PRId64 " W=%" PRId64 "): %s gives %s (%s), the reference %s (%s)",
                       c, clg_dtype_name(type), T, B, W, path_names[path], clg_status_string(got_st), call_message,
@@ -1222,7 +1365,6 @@ START_TEST(differential_random)
         free(got);
         tree_free(&tr);
     }
-    allow_f16(0);
     printf("gather_tree differential: %d failing cases compared; largest T*B*W %" PRId64 "; max T %" PRId64
            ", B %" PRId64 ", W %" PRId64 "\n",
            failures_compared, largest, max_t, max_b, max_w);
@@ -1231,17 +1373,13 @@ START_TEST(differential_random)
 }
 END_TEST
 
-/* Each test starts and ends with the f16 test switch off, whatever a failed test left behind. */
-static void f16_switch_off(void) { allow_f16(0); }
-
 int main(void)
 {
     Suite *s = suite_create("gather_tree");
     TCase *examples = tcase_create("examples");
     tcase_add_test(examples, pseudocode_example_i32);
     tcase_add_test(examples, every_element_type);
-    tcase_add_test(examples, f16_kernel_with_test_switch);
-    tcase_add_test(examples, f16_opencl_needs_fp16);
+    tcase_add_test(examples, f16_end_token_and_fraction);
     tcase_add_test(examples, end_token_in_the_middle);
     tcase_add_test(examples, end_token_never_appearing);
     tcase_add_test(examples, end_token_off_the_path_is_ignored);
@@ -1254,7 +1392,6 @@ int main(void)
     tcase_add_test(examples, max_seq_len_float_not_integral);
     tcase_add_test(examples, negative_zero_end_token_matches_zero);
     tcase_add_test(examples, nan_end_token_never_matches);
-    tcase_add_checked_fixture(examples, f16_switch_off, f16_switch_off);
     suite_add_tcase(s, examples);
 
     TCase *parents = tcase_create("parents");
@@ -1266,8 +1403,14 @@ int main(void)
     tcase_add_test(parents, parent_not_followed_is_ignored);
     tcase_add_test(parents, first_failure_is_smallest_beam);
     tcase_add_test(parents, first_failure_in_batch_order);
-    tcase_add_checked_fixture(parents, f16_switch_off, f16_switch_off);
     suite_add_tcase(s, parents);
+
+    TCase *floats = tcase_create("floats");
+    tcase_add_test(floats, float_end_token_equality);
+    tcase_add_test(floats, float_parent_ids_not_beam_indices);
+    tcase_add_test(floats, float_lengths_from_bits);
+    tcase_add_test(floats, float_beam_indices_of_every_size);
+    suite_add_tcase(s, floats);
 
     TCase *validation = tcase_create("validation");
     tcase_add_test(validation, validation_types);
@@ -1278,19 +1421,16 @@ int main(void)
     tcase_add_test(validation, validation_enqueue_arguments);
     tcase_add_test(validation, zero_sized_is_a_no_op);
     tcase_add_test(validation, status_string_of_seq_len);
-    tcase_add_checked_fixture(validation, f16_switch_off, f16_switch_off);
     suite_add_tcase(s, validation);
 
     TCase *async = tcase_create("async_and_verify");
     tcase_add_test(async, async_at_offsets_with_guards);
     tcase_add_test(async, async_failure_leaves_output_untouched);
     tcase_add_test(async, verify_mode);
-    tcase_add_checked_fixture(async, f16_switch_off, f16_switch_off);
     suite_add_tcase(s, async);
 
     TCase *differential = tcase_create("differential");
     tcase_add_test(differential, differential_random);
-    tcase_add_checked_fixture(differential, f16_switch_off, f16_switch_off);
     suite_add_tcase(s, differential);
     return support_run_suite(s);
 }
