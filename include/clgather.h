@@ -324,7 +324,8 @@ CLG_API clg_status clg_context_tuning(const clg_context *ctx, char *text, size_t
  *  or nothing to the context's current tuning; later calls use the new values (programs built for the
  *  old ones stay cached). A line that is not `name = value`, an unknown name, or a value out of the
  *  tunable's range is CLG_ERR_INVALID_TUNING, naming the line, the tunable and the value, and changes
- *  nothing. Not to be called while other calls on the context are running. */
+ *  nothing. Not to be called while other calls on the context are running, nor while calls made under
+ *  CLG_CONTEXT_DEFER_ERRORS await their status (a failure is located with the tuning it was found under). */
 CLG_API clg_status clg_context_set_tuning(clg_context *ctx, const char *text);
 
 /** Store the context's current tuning as its device's profile (atomically; it replaces the one there),
