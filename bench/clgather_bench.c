@@ -34,6 +34,7 @@
 #include "case_table.h"
 #include "clgather.h"
 #include "first_call.h"
+#include "run_timing.h"
 #include "testing/testing.h"
 
 #include <errno.h>
@@ -75,25 +76,6 @@ typedef struct case_result {
 /* Helpers                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static double min_of(const double *v, int n)
 {
     double m = v[0];
@@ -104,15 +86,6 @@ static double min_of(const double *v, int n)
 /* Set when the driver's profiling timestamps do not measure a 256 MiB copy (rusticl 22.3 reports
  * START == END): every kernel time is then the wall time of the call and its wait. */
 static int profiling_unusable;
-
-static double event_seconds(cl_event ev)
-{
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS)
-        return NAN;
-    return 1e-9 * (double)(end - start);
-}
 
 #define DIE(...)                                         \
     do {                                                 \

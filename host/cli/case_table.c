@@ -17,12 +17,12 @@ typedef struct table_place {
     int line;
 } table_place;
 
-#define TABLE_DIE(place, ...)                                                    \
-    do {                                                                         \
+#define TABLE_DIE(place, ...)                                                            \
+    do {                                                                                 \
         fprintf(stderr, "%s: %s:%d: ", (place)->program, (place)->where, (place)->line); \
-        fprintf(stderr, __VA_ARGS__);                                            \
-        fprintf(stderr, "\n");                                                   \
-        exit(1);                                                                 \
+        fprintf(stderr, __VA_ARGS__);                                                    \
+        fprintf(stderr, "\n");                                                           \
+        exit(1);                                                                         \
     } while (0)
 
 static int64_t parse_count(const char *s, const table_place *at)
@@ -57,7 +57,8 @@ static void parse_scale(char *text, case_spec *c, const table_place *at)
         char *colon = strchr(item, ':');
         if (!colon || c->scaled_dims == MAX_SCALED_DIMS) TABLE_DIE(at, "bad scale item '%s'", item);
         *colon = '\0';
-        if (strcmp(item, "data") && strcmp(item, "indices")) TABLE_DIE(at, "scale names data or indices, not '%s'", item);
+        if (strcmp(item, "data") && strcmp(item, "indices"))
+            TABLE_DIE(at, "scale names data or indices, not '%s'", item);
         c->scaled_is_data[c->scaled_dims] = !strcmp(item, "data");
         c->scaled_dim[c->scaled_dims++] = (int)parse_count(colon + 1, at);
     }
@@ -303,9 +304,9 @@ static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *
         in->nd.preset = (clg_gather_nd_preset)c->preset;
         in->nd.batch_dims = c->batch_dims;
         in->count = 2;
-        st = c->kind == KIND_ELEMENTS ? clg_gather_elements_sizes(&in->elements, &in->bytes[0], &in->bytes[1],
-                                                                  &in->out_bytes)
-                                      : clg_gather_nd_sizes(&in->nd, &in->bytes[0], &in->bytes[1], &in->out_bytes);
+        st = c->kind == KIND_ELEMENTS
+                 ? clg_gather_elements_sizes(&in->elements, &in->bytes[0], &in->bytes[1], &in->out_bytes)
+                 : clg_gather_nd_sizes(&in->nd, &in->bytes[0], &in->bytes[1], &in->out_bytes);
         break;
     case KIND_QUANT:
         quant_desc_of(c, block_size, &in->quant);
@@ -476,15 +477,13 @@ clg_status case_reference(const case_inputs *in, void *out)
     const clg_gather_desc gather = gather_desc(in);
     switch (in->kind) {
     case KIND_GATHER: return clg_gather_reference(&gather, h[0], n[0], h[1], n[1], out, in->out_bytes);
-    case KIND_ELEMENTS:
-        return clg_gather_elements_reference(&in->elements, h[0], n[0], h[1], n[1], out, in->out_bytes);
+    case KIND_ELEMENTS: return clg_gather_elements_reference(&in->elements, h[0], n[0], h[1], n[1], out, in->out_bytes);
     case KIND_ND: return clg_gather_nd_reference(&in->nd, h[0], n[0], h[1], n[1], out, in->out_bytes);
     case KIND_QUANT:
         return clg_gather_quantized_reference(&in->quant, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
                                               in->out_bytes);
     case KIND_TREE:
-        return clg_gather_tree_reference(&in->tree, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
-                                         in->out_bytes);
+        return clg_gather_tree_reference(&in->tree, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out, in->out_bytes);
     }
     return CLG_ERR_INTERNAL;
 }

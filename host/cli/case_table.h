@@ -65,8 +65,8 @@ typedef struct case_inputs {
     clg_gather_nd_desc nd;
     clg_gather_quantized_desc quant;
     clg_gather_tree_desc tree;
-    int count;                      /* inputs */
-    void *host[CASE_MAX_INPUTS];    /* NULL where an input is absent (a ggml table has no scales) */
+    int count;                   /* inputs */
+    void *host[CASE_MAX_INPUTS]; /* NULL where an input is absent (a ggml table has no scales) */
     uint64_t bytes[CASE_MAX_INPUTS];
     uint64_t out_bytes;
     uint64_t index_fnv; /* FNV-1a of the indices (GatherTree: the parent ids): peers.py checks it */

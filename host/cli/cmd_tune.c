@@ -13,22 +13,21 @@
 #include "cli_error.h"
 #include "commands.h"
 #include "file_io.h"
+#include "run_timing.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* A candidate is kept only if it is this much faster than the value in force: machines are noisy. */
 #define KEEP_MARGIN 0.03
 
 typedef struct tunable_plan {
     const char *name;
-    int adjacent;               /* the mapping it matters for: 0 runs, 1 adjacent */
-    unsigned kinds;             /* the case kinds it affects, 1 << case_kind */
-    const char *quick[4];       /* candidates under --quick (NULL-terminated) */
-    const char *full[7];        /* candidates otherwise */
+    int adjacent;         /* the mapping it matters for: 0 runs, 1 adjacent */
+    unsigned kinds;       /* the case kinds it affects, 1 << case_kind */
+    const char *quick[4]; /* candidates under --quick (NULL-terminated) */
+    const char *full[7];  /* candidates otherwise */
 } tunable_plan;
 
 #define ROWS     ((1u << KIND_GATHER) | (1u << KIND_ND))
@@ -44,7 +43,11 @@ static const tunable_plan plans[] = {
     {"dequant_prefetch_bytes", 0, QUANT, {"1024", "4096", "16384"}, {"0", "1024", "2048", "4096", "8192", "16384"}},
     {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
     {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
-    {"adjacent_local_size", 1, ROWS | ELEMENTS | QUANT, {"64", "256", "512"}, {"32", "64", "128", "256", "512", "1024"}},
+    {"adjacent_local_size",
+     1,
+     ROWS | ELEMENTS | QUANT,
+     {"64", "256", "512"},
+     {"32", "64", "128", "256", "512", "1024"}},
     {"grid_groups_per_cu", 1, ROWS | ELEMENTS | QUANT, {"8", "64", "256"}, {"4", "8", "16", "32", "64", "128", "256"}},
     {"dequant_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
@@ -75,34 +78,6 @@ typedef struct tuner {
     tune_case *cases;
     size_t count;
 } tuner;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double event_seconds(cl_event ev)
-{
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS || end <= start)
-        return NAN;
-    return 1e-9 * (double)(end - start);
-}
 
 /* The device's copy bandwidth as clgather-bench measures it: a kernel moving 16 bytes a work-item over
  * 128 MiB (less where allocations are smaller), read plus write, the best median of a few work-group
@@ -143,14 +118,15 @@ static int measure_copy(tuner *t, cl_device_id device, uint64_t max_alloc)
             err = CL_SUCCESS;
             continue;
         }
-        const double gbps = err == CL_SUCCESS ? 2.0 * (double)bytes / median(times, t->repeat) / 1e9 : 0;
+        const double gbps = err == CL_SUCCESS ? 2.0 * (double)bytes / median_of(times, t->repeat) / 1e9 : 0;
         if (gbps > best) best = gbps;
     }
     if (src) clReleaseMemObject(src);
     if (dst) clReleaseMemObject(dst);
     if (copy) clReleaseKernel(copy);
     if (program) clReleaseProgram(program);
-    if (err != CL_SUCCESS || !(best > 0)) return cli_fail(CLI_EXIT_REFUSED, "tune: the copy measurement failed (%d)", err);
+    if (err != CL_SUCCESS || !(best > 0))
+        return cli_fail(CLI_EXIT_REFUSED, "tune: the copy measurement failed (%d)", err);
     t->copy_gbps = best;
     return 0;
 }
@@ -178,8 +154,8 @@ static double time_case(tuner *t, tune_case *c)
 {
     if (!(run_once(t, c) >= 0)) return NAN;
     void *got = malloc((size_t)c->in.out_bytes);
-    cl_int err = got ? clEnqueueReadBuffer(t->queue, c->buffers[c->in.count], CL_TRUE, 0, (size_t)c->in.out_bytes,
-                                           got, 0, NULL, NULL)
+    cl_int err = got ? clEnqueueReadBuffer(t->queue, c->buffers[c->in.count], CL_TRUE, 0, (size_t)c->in.out_bytes, got,
+                                           0, NULL, NULL)
                      : CL_OUT_OF_HOST_MEMORY;
     const int same = err == CL_SUCCESS && memcmp(got, c->expect, (size_t)c->in.out_bytes) == 0;
     free(got);
@@ -193,7 +169,7 @@ static double time_case(tuner *t, tune_case *c)
     double times[32];
     for (int r = 0; r < t->repeat; ++r)
         if (!((times[r] = run_once(t, c)) >= 0)) return NAN;
-    return median(times, t->repeat);
+    return median_of(times, t->repeat);
 }
 
 /* The cases a tunable affects, under the context's tuning: each one's time into each[] (NAN on failure). */
@@ -303,7 +279,7 @@ static void column(const tuner *t, double best[][MAX_SETTINGS], int k, double *o
 static int walk_tunables(tuner *t, int adjacent, int quick)
 {
     printf("%-26s %10s %10s  %s\n", "tunable", "table", "chosen", "time relative to the table's value, each candidate");
-    double (*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
+    double(*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
     double *first = calloc(t->count, sizeof *first), *other = calloc(t->count, sizeof *other);
     int rc = best && first && other ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
     for (size_t p = 0; rc == 0 && p < sizeof plans / sizeof plans[0]; ++p) {
@@ -352,7 +328,7 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
  * tuned_s. */
 static int compare_table_and_tuned(tuner *t, const char *table, const char *tuned, int rounds)
 {
-    double (*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
+    double(*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
     if (!best) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
     const char *settings[2] = {table, tuned};
     const int rc = compare_settings(t, ~0u, settings, 2, rounds, best);
@@ -428,9 +404,9 @@ int cmd_tune(int argc, char **argv)
         return cli_fail(CLI_EXIT_REFUSED, "tune: clCreateCommandQueue with profiling failed (%d)", err);
     }
     size_t table_count = 0;
-    case_spec *table = cases_text ? case_table_parse(cases_text, options[3].value, "clgather tune", &table_count)
-                                  : case_table_parse(case_table_builtin, "bench/cases.txt (built in)",
-                                                     "clgather tune", &table_count);
+    case_spec *table =
+        cases_text ? case_table_parse(cases_text, options[3].value, "clgather tune", &table_count)
+                   : case_table_parse(case_table_builtin, "bench/cases.txt (built in)", "clgather tune", &table_count);
     free(cases_text);
     t.cases = calloc(table_count, sizeof *t.cases);
     const int adjacent = strstr(tuning, "\nmapping = adjacent\n") != NULL;
@@ -449,7 +425,8 @@ int cmd_tune(int argc, char **argv)
     const double started = now_s();
     if (rc == 0) rc = measure_copy(&t, device, info.max_alloc_bytes);
     if (rc == 0) {
-        printf("copy:  %.2f GB/s (16 bytes a work-item, read + write, as clgather-bench); %zu cases, %d timed runs each, the %s mapping\n\n",
+        printf("copy:  %.2f GB/s (16 bytes a work-item, read + write, as clgather-bench); %zu cases, %d timed runs "
+               "each, the %s mapping\n\n",
                t.copy_gbps, t.count, t.repeat, adjacent ? "adjacent" : "runs");
         fflush(stdout);
         rc = walk_tunables(&t, adjacent, quick);

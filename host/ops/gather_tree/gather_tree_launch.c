@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-
 static const char *bits_type(size_t elem_size)
 {
     switch (elem_size) {
