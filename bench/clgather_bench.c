@@ -190,7 +190,11 @@ static double run_copy(bench_env *env, cl_mem src, cl_mem dst, size_t bytes, siz
 }
 
 /* A run's kernel time: the profiled one, or its wall time where the driver's profiling is unusable. */
-static double kernel_seconds(cl_event ev, double wall) { return profiling_unusable ? wall : event_seconds(ev); }
+static double kernel_seconds(cl_event ev, double wall)
+{
+    const double s = profiling_unusable ? wall : event_seconds(ev);
+    return s >= 0 ? s : wall; /* a command the driver gives no time for (END == START) */
+}
 
 /* Evict the last case's data from the caches (a copy over a scratch pair larger than the cache).
  * Returns the copy's kernel time. */

@@ -373,12 +373,15 @@ static void fill_bytes(void *dst, size_t bytes, uint64_t seed)
     }
 }
 
+/* Index value v at element pos, as an integer of t's width (v is below the extent it indexes). */
 static void store_index(void *base, clg_dtype t, size_t pos, uint64_t v)
 {
-    if (t == CLG_I32)
-        ((int32_t *)base)[pos] = (int32_t)v;
-    else
-        ((int64_t *)base)[pos] = (int64_t)v;
+    switch (clg_dtype_size(t)) {
+    case 1: ((uint8_t *)base)[pos] = (uint8_t)v; break;
+    case 2: ((uint16_t *)base)[pos] = (uint16_t)v; break;
+    case 4: ((uint32_t *)base)[pos] = (uint32_t)v; break;
+    default: ((uint64_t *)base)[pos] = v; break;
+    }
 }
 
 static uint64_t fnv1a(const void *p, size_t n)

@@ -79,9 +79,9 @@ typedef struct tuner {
     size_t count;
 } tuner;
 
-/* The device's copy bandwidth as clgather-bench measures it: a kernel moving 16 bytes a work-item over
- * 128 MiB (less where allocations are smaller), read plus write, the best median of a few work-group
- * sizes. */
+/* The device's copy bandwidth with clgather-bench's copy kernel (16 bytes a work-item, read plus
+ * write, the best median of a few work-group sizes), over 128 MiB (less where allocations are smaller):
+ * half the bench's size, since the tuner compares settings with each other, not with the copy. */
 static int measure_copy(tuner *t, cl_device_id device, uint64_t max_alloc)
 {
     size_t bytes = (size_t)128 << 20;
@@ -148,10 +148,18 @@ static double run_once(tuner *t, tune_case *c)
     return s > 0 ? s : wall;
 }
 
-/* A case under the context's current tuning: one run that builds and is checked bit for bit against
- * the CPU reference, then the median of the timed runs. NAN on failure (recorded). */
+/* A case under the context's current tuning: one run into an output filled with poison (so an element
+ * the run leaves unwritten cannot match) that builds and is checked bit for bit against the CPU
+ * reference, then the median of the timed runs. NAN on failure (recorded). */
 static double time_case(tuner *t, tune_case *c)
 {
+    const unsigned char poison = 0xA5;
+    const cl_int filled = clEnqueueFillBuffer(t->queue, c->buffers[c->in.count], &poison, 1, 0,
+                                              (size_t)(c->in.out_bytes ? c->in.out_bytes : 1), 0, NULL, NULL);
+    if (filled != CL_SUCCESS) {
+        cli_fail(CLI_EXIT_REFUSED, "tune: case %s: clEnqueueFillBuffer failed (%d)", c->spec->name, filled);
+        return NAN;
+    }
     if (!(run_once(t, c) >= 0)) return NAN;
     void *got = malloc((size_t)c->in.out_bytes);
     cl_int err = got ? clEnqueueReadBuffer(t->queue, c->buffers[c->in.count], CL_TRUE, 0, (size_t)c->in.out_bytes, got,
@@ -422,6 +430,8 @@ int cmd_tune(int argc, char **argv)
         rc = prepare_case(&t, &t.cases[t.count++]);
     }
     if (!t.cases) rc = cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    if (rc == 0 && t.count == 0)
+        rc = cli_fail(CLI_EXIT_REFUSED, "tune: the case table has no case to tune on (tiny and onnx-checked are not)");
     const double started = now_s();
     if (rc == 0) rc = measure_copy(&t, device, info.max_alloc_bytes);
     if (rc == 0) {

@@ -174,13 +174,17 @@ clg_status clg_select_device(const char *spec, int *is_reference, cl_platform_id
             return clg_fail(CLG_ERR_NO_DEVICE, "device index %s is not below the %zu devices found", spec, n);
         chosen = (size_t)atoi(spec);
     } else {
-        for (size_t i = 0; i < n && chosen == n; ++i) {
-            clg_device_info info;
-            clg_describe_device(devices[i].platform, devices[i].device, (int32_t)i, &info);
-            if (names_implementation(&info, spec) || contains_ignoring_case(info.platform_name, spec) ||
-                contains_ignoring_case(info.device_name, spec))
-                chosen = i;
-        }
+        /* an implementation's name first, on every device, then names containing the spec: "intel" is
+         * Intel's runtime even where PoCL's device name says "Intel(R) Xeon" */
+        for (int by_name = 0; by_name < 2 && chosen == n; ++by_name)
+            for (size_t i = 0; i < n && chosen == n; ++i) {
+                clg_device_info info;
+                clg_describe_device(devices[i].platform, devices[i].device, (int32_t)i, &info);
+                if (by_name ? contains_ignoring_case(info.platform_name, spec) ||
+                                  contains_ignoring_case(info.device_name, spec)
+                            : names_implementation(&info, spec))
+                    chosen = i;
+            }
         if (chosen == n)
             return clg_fail(CLG_ERR_NO_DEVICE, "no OpenCL device's platform or device name contains \"%s\"", spec);
     }

@@ -76,6 +76,17 @@ int clg_tuning_profile_load_any(const char *path, clg_tuning *tuning)
     return ok;
 }
 
+/* Each line of text as a '#' line: no text can add `name = value` lines to a profile. */
+static void write_comment_lines(FILE *f, const char *text)
+{
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        const int n = end ? (int)(end - p) : (int)strlen(p);
+        fprintf(f, "# %.*s\n", n, p);
+        p += n + (end != NULL);
+    }
+}
+
 clg_status clg_tuning_profile_store(const char *path, const char *device_key, const clg_tuning *tuning,
                                     const char *comment)
 {
@@ -97,14 +108,8 @@ clg_status clg_tuning_profile_store(const char *path, const char *device_key, co
     char body[8192];
     clg_tuning_format(tuning, body, sizeof body);
     fprintf(f, "%s# key %016llx\n", magic, (unsigned long long)key_hash(device_key));
-    /* the key's text, each line as a comment, so that a reader sees which device this is */
-    for (const char *p = device_key; *p;) {
-        const char *end = strchr(p, '\n');
-        const int n = end ? (int)(end - p) : (int)strlen(p);
-        fprintf(f, "# %.*s\n", n, p);
-        p += n + (end != NULL);
-    }
-    if (comment && *comment) fprintf(f, "# %s\n", comment);
+    write_comment_lines(f, device_key); /* so that a reader sees which device this is */
+    if (comment) write_comment_lines(f, comment);
     fputs(body, f);
     const int ok = fflush(f) == 0 && !ferror(f);
     if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {

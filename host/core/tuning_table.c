@@ -84,6 +84,7 @@ static const tuning_row rows[] = {
      "item_loops = 1\n"},
     /* rusticl's SPIR-V path aborts on the prefetch builtin and Oclgrind cannot run it: no hints */
     {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 1, ""},
+    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, 1, GPU}, /* Oclgrind reports the GPU type */
     {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, 1, ""},
     {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, 1, GPU},
     /* AMD's guide: wavefronts of 64 (RDNA: 32 or 64), groups of 256, at least 4 waves a compute unit
@@ -96,7 +97,7 @@ static const tuning_row rows[] = {
     {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 8\n"},
-    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR, 0, GPU},
+    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, 0, GPU},
     {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, 0, ""},
 };
 

@@ -17,7 +17,7 @@
  * 1 or more), and format and parse agree. */
 START_TEST(every_table_row_is_complete_and_in_range)
 {
-    ck_assert_uint_ge(clg_tuning_table_size(), 9);
+    ck_assert_uint_ge(clg_tuning_table_size(), 10);
     for (size_t i = 0; i < clg_tuning_table_size(); ++i) {
         clg_tuning row, back;
         const char *name = NULL;
@@ -47,12 +47,13 @@ START_TEST(rows_follow_implementation_and_device_type)
         {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS},
         {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS},
         {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT},
         {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT},
         {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT},
         {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT},
         {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT},
         {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS}, /* as the device type chose */
         {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
