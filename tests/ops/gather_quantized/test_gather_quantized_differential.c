@@ -517,20 +517,25 @@ int main(void)
     printf("test_gather_quantized_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), "
            "scale %.2f\n",
            seed, scale);
+    /* three test cases, so that CTest can run them side by side (CK_RUN_CASE: tests/CMakeLists.txt):
+     * most of their time is kernel builds, each on one core */
     Suite *s = suite_create("gather_quantized_differential");
-    TCase *tc = tcase_create("random");
-    tcase_set_timeout(tc, 1200);
-    tcase_add_test(tc, random_runs_offsets32);
-    tcase_add_test(tc, random_pieces_offsets32);
-    tcase_add_test(tc, random_runs_offsets64);
-    tcase_add_test(tc, random_pieces_offsets64);
-    tcase_add_test(tc, random_automatic_choice);
-    tcase_add_test(tc, sweep_runs);
-    tcase_add_test(tc, sweep_pieces);
-    tcase_add_test(tc, sweep_runs_ssse3_lookups);
-    tcase_add_test(tc, sweep_runs_avx2_lookups);
-    tcase_add_test(tc, sweep_runs_no_lookups);
-    tcase_add_test(tc, whole_slabs);
-    suite_add_tcase(s, tc);
+    TCase *random = tcase_create("random"), *sweeps = tcase_create("sweeps"), *lookups = tcase_create("lookups");
+    tcase_add_test(random, random_runs_offsets32);
+    tcase_add_test(random, random_pieces_offsets32);
+    tcase_add_test(random, random_runs_offsets64);
+    tcase_add_test(random, random_pieces_offsets64);
+    tcase_add_test(random, random_automatic_choice);
+    tcase_add_test(sweeps, sweep_runs);
+    tcase_add_test(sweeps, sweep_pieces);
+    tcase_add_test(lookups, sweep_runs_ssse3_lookups);
+    tcase_add_test(lookups, sweep_runs_avx2_lookups);
+    tcase_add_test(lookups, sweep_runs_no_lookups);
+    tcase_add_test(lookups, whole_slabs);
+    TCase *const cases[] = {random, sweeps, lookups};
+    for (int i = 0; i < 3; ++i) {
+        tcase_set_timeout(cases[i], 1200);
+        suite_add_tcase(s, cases[i]);
+    }
     return support_run_suite(s);
 }
