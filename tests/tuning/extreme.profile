@@ -3,10 +3,10 @@
 # whose moves allow them (16 bytes or wider), staging and column blocks wherever a test turns them on or
 # they fit, and the smallest column blocks. A tuning changes speed, never results: the differential
 # suites run under this profile too (tests/CMakeLists.txt) and must still match the CPU reference bit
-# for bit (the dequantizing gather's by hand: tests/CMakeLists.txt says why). Left as the table has them: the compiler hints (what the device compiler is asked for), the
-# kernels' prefetch constants and the dequantizing gather's prefetch distance and lookups. They only
-# place prefetches or pick among forms the suites test on their own, and changing them would rebuild
-# every kernel of the suites a second time.
+# for bit (the dequantizing gather's by hand: tests/CMakeLists.txt says why). Left as the table has
+# them: the compiler hints (what the device compiler is asked for), the kernels' prefetch constants and
+# the dequantizing gather's prefetch distance and lookups. They only place prefetches or pick among
+# forms the suites test on their own, and changing them would rebuild every kernel of the suites again.
 grid_groups_per_cu = 1
 runs_groups_per_cu = 4096
 runs_local_size = 1
