@@ -635,7 +635,8 @@ int main(int argc, char **argv)
         load_cases_file(cases_path);
     else
         CASES = case_table_parse(case_table_builtin, "bench/cases.txt (built in)", "clgather-bench", &NUM_CASES);
-    int *selected = calloc(NUM_CASES, sizeof *selected);
+    static int *selected; /* static, as CASES is: the early exits (--list, --help) leave it reachable */
+    selected = calloc(NUM_CASES, sizeof *selected);
     if (!selected) DIE("cannot allocate the case selection");
     int any_selected = 0;
     for (int i = 1; i < argc; ++i) {
