@@ -3,8 +3,8 @@
  * copy-bandwidth, cache-flush and empty kernels.
  *
  *   clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]
- *                  [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]
- *                  [--cases FILE] [--list [--json]]
+ *                  [--ref-repeat N] [--no-verify] [--mapping auto|runs|adjacent] [--offsets64]
+ *                  [--stream auto|on|off] [--kernel NAME] [--cases FILE] [--list [--json]]
  *
  * The cases are bench/cases.txt, compiled in (--cases FILE reads another table); bench/peers.py and
  * bench/torch_cuda.py read the same file. --scale multiplies the dimensions each case's scale= field
@@ -70,7 +70,18 @@ typedef struct case_result {
     uint64_t index_fnv;
     int64_t scale; /* the factor the case ran at */
     char timing[8];
+    const char *variant; /* the kernel variant the case's calls ran (host/core/variants.h) */
+    char note_text[160]; /* r->note's storage where the note is made here */
 } case_result;
+
+/* The family of kernel variant `name` ("" for none). */
+static const char *variant_family(const char *name)
+{
+    const char *family = "", *each;
+    for (size_t i = 0; (each = clg_testing_variant_name(i, &family)) != NULL; ++i)
+        if (!strcmp(each, name)) return family;
+    return "";
+}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers                                                                                        */
@@ -515,10 +526,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
             fputs("}", f);
             continue;
         }
-        /* per-case facts of the run: its scale (a kernel variant or profile would go beside it) */
-        fprintf(f,
-                ", \"available\": true, \"scale\": %lld, \"bytes\": %" PRIu64 ", \"median_s\": ", (long long)r->scale,
-                r->bytes);
+        /* per-case facts of the run: its scale and the kernel variant it ran */
+        fprintf(f, ", \"available\": true, \"scale\": %lld, \"variant\": ", (long long)r->scale);
+        json_string(f, r->variant ? r->variant : "");
+        fprintf(f, ", \"bytes\": %" PRIu64 ", \"median_s\": ", r->bytes);
         json_number(f, r->median);
         fputs(", \"min_s\": ", f);
         json_number(f, r->min);
@@ -566,9 +577,12 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]\n"
-            "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|units] [--offsets64]\n"
-            "                      [--stream auto|on|off] [--block-size N] [--no-first-call]\n"
+            "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|adjacent] [--offsets64]\n"
+            "                      [--stream auto|on|off] [--kernel NAME] [--block-size N] [--no-first-call]\n"
             "                      [--cases FILE] [--list [--json]]\n"
+            "--mapping, --stream: the tuning's mapping, and its streaming-store thresholds at none or all\n"
+            "--kernel NAME: force kernel variant NAME on its operations, on its mapping; cases of those operations\n"
+            "    it does not apply to are reported as such, cases of other operations run as usual\n"
             "--scale N: every case's scaled dimensions (bench/cases.txt) times N; auto: each case moves about\n"
             "    1 GiB on a GPU, 4x the last-level cache on a CPU, as its buffers fit; default 1 (the table's sizes)\n"
             "--block-size N: the ONNX Runtime dequantizing cases (layout ort-u4, ort-u8) with blocks of N values\n"
@@ -576,6 +590,10 @@ static void usage(FILE *f)
             "--list: the case names, one a line; with --json, the whole table as JSON\n"
             "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
+    fprintf(f, "\nkernel variants:");
+    const char *family, *previous = NULL, *name;
+    for (size_t i = 0; (name = clg_testing_variant_name(i, &family)) != NULL; previous = family, ++i)
+        fprintf(f, "%s %s", previous && !strcmp(previous, family) ? "," : previous ? ";" : "", name);
     fprintf(f, "\n");
 }
 
@@ -622,8 +640,9 @@ static int parse_int(const char *s, const char *opt)
 int main(int argc, char **argv)
 {
     const char *device_spec = NULL, *json_path = NULL;
-    int repeat = 15, ref_repeat = 3, verify = 1, mapping = 0, offsets64 = 0, first_call = 1, stream = 0;
-    int64_t quant_block_size = 0, scale_request = 1; /* scale_request 0: --scale auto */
+    int repeat = 15, ref_repeat = 3, verify = 1, offsets64 = 0, first_call = 1;
+    const char *mapping = NULL, *stream = NULL, *forced_variant = NULL; /* NULL: the tuning's, the launchers' */
+    int64_t quant_block_size = 0, scale_request = 1;                    /* scale_request 0: --scale auto */
     int list = 0, list_as_json = 0;
     /* the table first, so that --case and --list see the one --cases names */
     const char *cases_path = NULL;
@@ -674,14 +693,19 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--ref-repeat")) {
             ref_repeat = parse_int(v, a), ++i;
         } else if (!strcmp(a, "--stream")) {
-            stream = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? -1 : !strcmp(v, "auto") ? 0 : 2;
-            if (stream == 2) DIE("--stream wants auto, on or off");
+            /* thresholds every output passes, or none below 4 GiB does */
+            stream = !strcmp(v, "on")    ? "stream_min_bytes = 0\nstream_min_row_bytes = 0\nstream_min_unit_bytes = 0"
+                     : !strcmp(v, "off") ? "stream_min_bytes = 4294967295"
+                                         : NULL;
+            if (!stream && strcmp(v, "auto")) DIE("--stream wants auto, on or off");
             ++i;
+        } else if (!strcmp(a, "--kernel")) {
+            forced_variant = v, ++i; /* checked once the context exists */
         } else if (!strcmp(a, "--block-size")) {
             quant_block_size = parse_int(v, a), ++i; /* the library refuses a size its layout does not allow */
         } else if (!strcmp(a, "--mapping")) {
-            mapping = !strcmp(v, "runs") ? 1 : !strcmp(v, "units") ? 2 : !strcmp(v, "auto") ? 0 : -1;
-            if (mapping < 0) DIE("--mapping wants auto, runs or units");
+            mapping = !strcmp(v, "runs") ? "mapping = runs" : !strcmp(v, "adjacent") ? "mapping = adjacent" : NULL;
+            if (!mapping && strcmp(v, "auto")) DIE("--mapping wants auto, runs or adjacent");
             ++i;
         } else if (!strcmp(a, "--case")) {
             size_t c = 0;
@@ -712,9 +736,10 @@ int main(int argc, char **argv)
     clg_device_info info;
     check_clg(clg_context_device_info(env.ctx, &info), "clg_context_device_info");
     if (info.is_reference) DIE("device '%s' is the CPU reference; the benchmark needs an OpenCL device", device_spec);
-    if (mapping) clg_testing_force_mapping(env.ctx, mapping);
+    if (mapping) check_clg(clg_context_set_tuning(env.ctx, mapping), "--mapping");
+    if (stream) check_clg(clg_context_set_tuning(env.ctx, stream), "--stream");
     if (offsets64) clg_testing_force_offsets64(env.ctx, 1);
-    if (stream) clg_testing_force_stream(env.ctx, stream);
+    if (forced_variant) check_clg(clg_testing_force_variant(env.ctx, forced_variant), "--kernel");
     env.cl_ctx = clg_context_cl_context(env.ctx);
     env.device = clg_context_cl_device(env.ctx);
     env.max_alloc = (size_t)info.max_alloc_bytes;
@@ -784,7 +809,16 @@ int main(int argc, char **argv)
         memset(r, 0, sizeof *r);
         r->name = CASES[c].name;
         r->scale = cs->scale;
+        clg_testing_forget_variant(env.ctx);
         run_case(&env, cs, repeat, ref_repeat, verify, r);
+        r->variant = clg_testing_last_variant(env.ctx);
+        if (r->available && forced_variant && strcmp(r->variant, forced_variant) &&
+            !strcmp(variant_family(r->variant), variant_family(forced_variant))) {
+            snprintf(r->note_text, sizeof r->note_text, "--kernel %s does not apply to this case (it ran %s)",
+                     forced_variant, r->variant);
+            r->available = 0;
+            r->note = r->note_text;
+        }
         if (!r->available) {
             printf("%-18s %s\n", r->name, r->note);
             fflush(stdout);

@@ -6,6 +6,7 @@
 #include "core/deferred.h"
 #include "core/device_profile.h"
 #include "core/tuning.h"
+#include "core/variants.h"
 #include "programs/program_cache.h"
 #include "testing/test_switches.h"
 
@@ -38,13 +39,33 @@ struct clg_context {
 
 static inline int clg_context_verifies(const clg_context *ctx) { return (ctx->flags & CLG_CONTEXT_VERIFY) != 0; }
 
-/* Whether kernels map adjacent work-items to adjacent memory (GPUs: loads coalesce) rather than
- * giving each work-item a contiguous run (CPUs: one thread walks a group's items in turn): the
- * tuning's mapping. The test switch force_mapping picks either on any device: 1 runs, 2 adjacent. */
-static inline int clg_context_maps_adjacent(const clg_context *ctx)
+/* The variant a test or the benchmark forced on a family (core/variants.h), or -1. */
+static inline int clg_context_forced_variant(const clg_context *ctx, clg_variant_family family)
 {
-    const int forced = CLG_TEST_SWITCH(ctx, force_mapping);
-    return forced ? forced == 2 : ctx->tuning.mapping == CLG_MAPPING_ADJACENT;
+#ifdef CLGATHER_TESTING
+    return ctx->testing.forced_variant[family] - 1;
+#else
+    (void)ctx;
+    (void)family;
+    return -1;
+#endif
+}
+
+/* Whether a family's kernels map adjacent work-items to adjacent memory (GPUs: loads coalesce) rather
+ * than giving each work-item a contiguous run (CPUs: one thread walks a group's items in turn): the
+ * mapping of the variant forced on the family, else the tuning's. */
+static inline int clg_context_maps_adjacent(const clg_context *ctx, clg_variant_family family)
+{
+    const int forced = clg_context_forced_variant(ctx, family);
+    const clg_mapping mapping =
+        forced >= 0 ? clg_variant_get((clg_variant_id)forced)->mapping : (clg_mapping)ctx->tuning.mapping;
+    return mapping == CLG_MAPPING_ADJACENT;
+}
+
+/* Whether `id` is the variant forced on its family. */
+static inline int clg_context_forces(const clg_context *ctx, clg_variant_id id)
+{
+    return clg_context_forced_variant(ctx, clg_variant_get(id)->family) == (int)id;
 }
 
 /* The tuning of a new context: the table's row for its device, then a stored or named profile. */

@@ -128,7 +128,8 @@ clg_status clg_index_check_enqueue(clg_context *ctx, const clg_index_bound *boun
                                    const cl_event *wait_list, cl_event *done)
 {
     const uint64_t per_item = indices_per_item(ctx, bound), tuples = bound->count / tuple_len(bound);
-    if (clg_context_maps_adjacent(ctx)) { /* coalesced reads, as many items as the device keeps busy */
+    /* the tuning's mapping: checks are not a variant of the call they check */
+    if (ctx->tuning.mapping == CLG_MAPPING_ADJACENT) { /* coalesced reads, as many items as the device keeps busy */
         const uint64_t cap = (uint64_t)ctx->tuning.check_local_size * clg_launch_grid_groups(ctx);
         return enqueue_check_kernel(ctx, bound, "check_indices_strided", queue, indices, record,
                                     tuples < cap ? tuples : cap, num_events, wait_list, done);

@@ -4,12 +4,14 @@
 
 #include <stdio.h>
 
-clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t outputs, uint64_t slab_bytes,
-                               uint64_t group_multiple, const clg_buffer *data, size_t local_size)
+clg_staging clg_staging_choose(const clg_context *ctx, clg_staging_rule rule, uint64_t groups, uint64_t outputs,
+                               uint64_t slab_bytes, uint64_t group_multiple, const clg_buffer *data, size_t local_size)
 {
     clg_staging s = {0};
-    const int forced = CLG_TEST_SWITCH(ctx, force_staging);
-    if (forced < 0 || groups == 0 || outputs == 0 || slab_bytes == 0 || slab_bytes > ctx->local_mem_bytes) return s;
+    const int forced = rule == CLG_STAGING_WHEREVER_IT_FITS;
+    if (rule == CLG_STAGING_NEVER || groups == 0 || outputs == 0 || slab_bytes == 0 ||
+        slab_bytes > ctx->local_mem_bytes)
+        return s;
     if (!forced && !ctx->local_mem_dedicated) return s;
     /* enough (group, chunk) work-groups to occupy every compute unit; an output read alone from global
      * memory costs at least a sector */

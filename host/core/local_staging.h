@@ -21,13 +21,29 @@ typedef struct clg_staging {
     int wide;            /* every group starts and ends on 16 bytes: the kernel loads it 16 bytes at a time */
 } clg_staging;
 
+/* When a launcher stages: by the gain below, or, where a test or the benchmark forced the staged or the
+ * unstaged variant (core/variants.h), wherever the slab fits or never. */
+typedef enum clg_staging_rule {
+    CLG_STAGING_BY_GAIN = 0,
+    CLG_STAGING_WHEREVER_IT_FITS,
+    CLG_STAGING_NEVER,
+} clg_staging_rule;
+
+/* The rule for a family whose staged and unstaged forms are these variants. */
+static inline clg_staging_rule clg_staging_rule_of(const clg_context *ctx, clg_variant_id staged,
+                                                   clg_variant_id unstaged)
+{
+    return clg_context_forces(ctx, staged)     ? CLG_STAGING_WHEREVER_IT_FITS
+           : clg_context_forces(ctx, unstaged) ? CLG_STAGING_NEVER
+                                               : CLG_STAGING_BY_GAIN;
+}
+
 /* For `groups` groups of `slab_bytes` of data (> 0) in `data`, each selected from by `outputs` outputs,
  * every group's start (from the buffer's offset) and length a multiple of `group_multiple` bytes: on
  * where the device's local memory is on chip and holds the slab, and a chunk's outputs, a transaction
- * each if read from global memory, would move at least the slab's bytes. The test switch force_staging
- * turns it on wherever the slab fits (1), or off (-1). */
-clg_staging clg_staging_choose(const clg_context *ctx, uint64_t groups, uint64_t outputs, uint64_t slab_bytes,
-                               uint64_t group_multiple, const clg_buffer *data, size_t local_size);
+ * each if read from global memory, would move at least the slab's bytes (under rule CLG_STAGING_BY_GAIN). */
+clg_staging clg_staging_choose(const clg_context *ctx, clg_staging_rule rule, uint64_t groups, uint64_t outputs,
+                               uint64_t slab_bytes, uint64_t group_multiple, const clg_buffer *data, size_t local_size);
 
 /* The staged kernel's build option (" -DSLAB_WIDE=0|1", kernels_cl/stage_slab.h), or "" unstaged. */
 void clg_staging_options(const clg_staging *s, char *buf, size_t size);

@@ -9,14 +9,15 @@
 #include <stdio.h>
 
 typedef struct specialization {
+    clg_variant_id variant;
     size_t move_bytes;
     int offsets64;
-    clg_row_mapping mapping;
+    clg_mapping mapping; /* runs: a work-item copies whole rows; adjacent: adjacent items adjacent units */
     uint64_t units_per_row;
     uint64_t rows;
     uint64_t rows_per_item;
     int stream;
-    clg_staging staged; /* one-unit rows through local memory (CLG_MAPPING_ROW_UNITS only) */
+    clg_staging staged; /* one-unit rows through local memory (CLG_MAPPING_ADJACENT only) */
 } specialization;
 
 static void build_options(const clg_row_gather *rows, const specialization *s, int gated, char *buf, size_t size)
@@ -36,10 +37,10 @@ static specialization choose(const clg_context *ctx, const clg_row_gather *rows,
     specialization s;
     const clg_tuning *t = &ctx->tuning;
     const uint64_t row_bytes = rows->I * rows->elem_size;
-    s.mapping = clg_context_maps_adjacent(ctx) ? CLG_MAPPING_ROW_UNITS : CLG_MAPPING_ROW_RUNS;
+    s.mapping = clg_context_maps_adjacent(ctx, CLG_FAMILY_ROWS) ? CLG_MAPPING_ADJACENT : CLG_MAPPING_RUNS;
     /* Row runs (CPU): one work-item moves whole rows, in the widest moves the row allows. Row units
      * (GPU): adjacent work-items move adjacent units, no wider than still coalesces. */
-    s.move_bytes = clg_move_unit(ctx, s.mapping == CLG_MAPPING_ROW_RUNS ? t->runs_move_bytes : t->adjacent_move_bytes,
+    s.move_bytes = clg_move_unit(ctx, s.mapping == CLG_MAPPING_RUNS ? t->runs_move_bytes : t->adjacent_move_bytes,
                                  row_bytes, &buffers[0], &buffers[2]);
     s.units_per_row = row_bytes / s.move_bytes;
     s.rows = rows->B * rows->O * rows->N;
@@ -55,14 +56,21 @@ static specialization choose(const clg_context *ctx, const clg_row_gather *rows,
     /* Streaming stores pay off once the output is too large to stay in the caches near the cores and
      * each store writes whole cache lines; below that, ordinary stores leave the output in cache for
      * its consumer. */
-    s.stream = s.mapping == CLG_MAPPING_ROW_RUNS && s.move_bytes >= 16 &&
+    s.stream = s.mapping == CLG_MAPPING_RUNS && s.move_bytes >= 16 &&
                row_bytes >= (s.units_per_row > 1 ? t->stream_min_row_bytes : t->stream_min_unit_bytes) &&
-               rows->out_bytes >= t->stream_min_bytes && CLG_TEST_SWITCH(ctx, force_stream) >= 0;
-    if (CLG_TEST_SWITCH(ctx, force_stream) > 0) s.stream = s.mapping == CLG_MAPPING_ROW_RUNS;
+               rows->out_bytes >= t->stream_min_bytes;
     s.staged = (clg_staging){0};
-    if (s.mapping == CLG_MAPPING_ROW_UNITS && s.units_per_row == 1 && rows->A > 0)
-        s.staged = clg_staging_choose(ctx, s.rows / clg_max_u64(rows->N, 1), rows->N, rows->A * s.move_bytes,
+    if (s.mapping == CLG_MAPPING_ADJACENT && s.units_per_row == 1 && rows->A > 0)
+        s.staged = clg_staging_choose(ctx, clg_staging_rule_of(ctx, CLG_VARIANT_STAGED_UNITS, CLG_VARIANT_ROW_UNITS),
+                                      s.rows / clg_max_u64(rows->N, 1), rows->N, rows->A * s.move_bytes,
                                       rows->A * s.move_bytes, &buffers[0], t->adjacent_local_size);
+    /* gather_row_runs_u1 reads unit 0 of the data for every row, so it needs A > 0 */
+    if (s.mapping == CLG_MAPPING_ADJACENT)
+        s.variant = s.staged.on ? CLG_VARIANT_STAGED_UNITS : CLG_VARIANT_ROW_UNITS;
+    else
+        s.variant = s.units_per_row == 1 && rows->A > 0 && !clg_context_forces(ctx, CLG_VARIANT_ROW_RUNS)
+                        ? CLG_VARIANT_ROW_RUNS_ONE_UNIT
+                        : CLG_VARIANT_ROW_RUNS;
     return s;
 }
 
@@ -112,13 +120,9 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
     const specialization s = choose(ctx, rows, buffers);
     char options[256];
     build_options(rows, &s, gate != NULL, options, sizeof options);
-    const int runs = s.mapping == CLG_MAPPING_ROW_RUNS;
+    const int runs = s.mapping == CLG_MAPPING_RUNS;
     const clg_kernel_source *source = runs ? rows->cpu_source : rows->gpu_source;
-    /* gather_row_runs_u1 reads unit 0 of the data for every row, so it needs A > 0 */
-    const char *name = s.staged.on                           ? "gather_staged_units"
-                       : !runs                               ? "gather_row_units"
-                       : s.units_per_row == 1 && rows->A > 0 ? "gather_row_runs_u1"
-                                                             : "gather_row_runs";
+    const char *name = clg_variant_get(s.variant)->kernel;
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
     if (st != CLG_SUCCESS) return st;
@@ -156,6 +160,6 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
     }
     st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
-    if (st == CLG_SUCCESS) CLG_TEST_RECORD_KERNEL(ctx, name);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, s.variant);
     return st;
 }

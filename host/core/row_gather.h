@@ -9,12 +9,6 @@
 #include "core/gather_io.h"
 #include "core/operation.h"
 
-/* How rows are mapped to work-items (clg_context_maps_adjacent). */
-typedef enum clg_row_mapping {
-    CLG_MAPPING_ROW_RUNS = 1, /* CPU devices: each work-item copies a run of whole rows */
-    CLG_MAPPING_ROW_UNITS,    /* GPUs: adjacent work-items copy adjacent units of a row */
-} clg_row_mapping;
-
 typedef struct clg_row_gather {
     uint64_t B, O, A, N, I; /* I: elements per row */
     size_t elem_size;

@@ -1,25 +1,38 @@
 #include "core/context.h"
+#include "core/status.h"
 #include "testing/testing.h"
+
+#include <string.h>
 
 void clg_testing_force_offsets64(clg_context *ctx, int on) { ctx->testing.force_offsets64 = on; }
 
-void clg_testing_force_mapping(clg_context *ctx, int mapping) { ctx->testing.force_mapping = mapping; }
-
-void clg_testing_force_stream(clg_context *ctx, int mode) { ctx->testing.force_stream = mode; }
-
-void clg_testing_force_staging(clg_context *ctx, int mode) { ctx->testing.force_staging = mode; }
-
-const char *clg_testing_last_kernel(clg_context *ctx)
+clg_status clg_testing_force_variant(clg_context *ctx, const char *name)
 {
-    const char *name = __atomic_load_n(&ctx->testing.last_kernel, __ATOMIC_RELAXED);
-    return name ? name : "";
+    clg_clear_error();
+    if (!name) {
+        memset(ctx->testing.forced_variant, 0, sizeof ctx->testing.forced_variant);
+        return CLG_SUCCESS;
+    }
+    const int id = clg_variant_find(name);
+    if (id < 0) return clg_fail(CLG_ERR_INVALID_TUNING, "name is '%s': no kernel variant has that name", name);
+    ctx->testing.forced_variant[clg_variant_get((clg_variant_id)id)->family] = 1 + id;
+    return CLG_SUCCESS;
 }
 
-void clg_testing_forget_kernel(clg_context *ctx) { CLG_TEST_RECORD_KERNEL(ctx, NULL); }
+const char *clg_testing_variant_name(size_t i, const char **family)
+{
+    const clg_variant *v = i < CLG_VARIANT_COUNT ? clg_variant_get((clg_variant_id)i) : NULL;
+    if (v && family) *family = clg_variant_family_name(v->family);
+    return v ? v->name : NULL;
+}
 
-void clg_testing_limit_nibble_tables(clg_context *ctx, int mode) { ctx->testing.nibble_tables = mode; }
+const char *clg_testing_last_variant(clg_context *ctx)
+{
+    const int id = __atomic_load_n(&ctx->testing.last_variant, __ATOMIC_RELAXED) - 1;
+    return id >= 0 ? clg_variant_get((clg_variant_id)id)->name : "";
+}
 
-void clg_testing_force_whole_slabs(clg_context *ctx, int on) { ctx->testing.quant_whole_slabs = on; }
+void clg_testing_forget_variant(clg_context *ctx) { __atomic_store_n(&ctx->testing.last_variant, 0, __ATOMIC_RELAXED); }
 
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on) { ctx->testing.corrupt_verify_readback = on; }
 

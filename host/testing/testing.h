@@ -9,33 +9,22 @@
 /* Force 64-bit offset kernels even where 32-bit offsets are proven safe (1), or restore (0). */
 void clg_testing_force_offsets64(clg_context *ctx, int on);
 
-/* Force the work-item mapping of every kernel: 0 by device type, 1 runs (CPU), 2 adjacent (GPU). */
-void clg_testing_force_mapping(clg_context *ctx, int mapping);
+/* Force the kernel variant named `name` (the registry of host/core/variants.h: "row-runs",
+ * "staged-units", "elements-column-blocks", "dequant-whole-slabs", ...) on its family: the family's
+ * calls then run on the variant's mapping, and on the variant wherever it applies (a staged variant
+ * wherever the staged data fits; an unstaged one never staged); elsewhere on what the launcher picks on
+ * that mapping. Variants of other families stay forced. NULL forgets every forced variant. Returns
+ * CLG_ERR_INVALID_TUNING, naming it, for a name the registry lacks. The mapping of every family, the
+ * streaming stores and the nibble lookups are the tuning's (clg_context_set_tuning). */
+clg_status clg_testing_force_variant(clg_context *ctx, const char *name);
 
-/* Streaming (non-temporal) stores: 1 force them wherever the row-runs kernel can use them, -1 never,
- * 0 automatic (outputs larger than the device's cache). */
-void clg_testing_force_stream(clg_context *ctx, int mode);
+/* The registry's variants in order: variant i's name and its family's name, or NULL past the end. */
+const char *clg_testing_variant_name(size_t i, const char **family);
 
-/* Staging in local memory: the adjacent mapping's form for outputs of one small unit each
- * (core/local_staging.h), and the runs mapping's column blocks for GatherElements along an outer axis.
- * 1 wherever the staged data fits in the device's local memory (column blocks down to one element),
- * -1 never, 0 automatic (for the adjacent mapping local memory on chip and enough outputs per group to
- * repay loading it; for column blocks enough output rows per staged row). */
-void clg_testing_force_staging(clg_context *ctx, int mode);
-
-/* The name of the Gather, GatherND or GatherElements kernel the context launched last ("" for none
- * since clg_testing_forget_kernel), so that a test can assert which form ran. */
-const char *clg_testing_last_kernel(clg_context *ctx);
-void clg_testing_forget_kernel(clg_context *ctx);
-
-/* The dequantizing gather's x86 nibble lookups (kernels_cl/dequant_nibble_table.h): 0 as the target
- * allows, 1 at most SSSE3's 16 values a lookup even where AVX2 allows 32, 2 at most AVX2's byte tables
- * even where AVX-512BW allows word tables, -1 none (the arithmetic). */
-void clg_testing_limit_nibble_tables(clg_context *ctx, int mode);
-
-/* The dequantizing gather's runs mapping with each work-item given exactly one whole slab (1), so that
- * small tables take the slab loops (kernels_cl/dequant_units.h) that large ones take; 0 by size. */
-void clg_testing_force_whole_slabs(clg_context *ctx, int on);
+/* The variant of the Gather-family call the context launched last ("" for none since
+ * clg_testing_forget_variant), so that a test can assert which form ran. */
+const char *clg_testing_last_variant(clg_context *ctx);
+void clg_testing_forget_variant(clg_context *ctx);
 
 /* Make verify mode see one flipped bit in the device result it reads back (1), or not (0). */
 void clg_testing_corrupt_verify_readback(clg_context *ctx, int on);

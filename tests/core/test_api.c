@@ -274,8 +274,8 @@ START_TEST(caller_host_pointer_buffers_with_low_alignment)
     for (int k = 0; k < 20; ++k) idx[k] = (k * 13) % 32;
     unsigned char want[20 * 64];
     ck_assert_int_eq(clg_gather_reference(&d, data, 32 * 64, idx, sizeof idx, want, sizeof want), CLG_SUCCESS);
-    for (int mapping = 1; mapping <= 2; ++mapping) {
-        clg_testing_force_mapping(ctx, mapping);
+    for (int m = 0; m < 2; ++m) {
+        support_use_mapping(ctx, support_mappings[m]);
         memset(out, POISON_BYTE, 20 * 64);
         cl_int err;
         cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, 32 * 64, data, &err);
@@ -294,7 +294,7 @@ START_TEST(caller_host_pointer_buffers_with_low_alignment)
         clReleaseMemObject(bi);
         clReleaseMemObject(bo);
     }
-    clg_testing_force_mapping(ctx, 0);
+    support_use_mapping(ctx, NULL);
     free(data_block);
     free(out_block);
 }

@@ -279,8 +279,8 @@ typedef clg_status (*deferred_call)(clg_context *ctx, int valid, cl_mem output, 
 static void check_deferred_failure_and_success(deferred_call call, clg_status failure, const char *fragment)
 {
     clg_context *ctx = deferred_context();
-    for (int mapping = 1; mapping <= 2; ++mapping) {
-        clg_testing_force_mapping(ctx, mapping);
+    for (int m = 0; m < 2; ++m) {
+        support_use_mapping(ctx, support_mappings[m]);
         unsigned char *poison = support_poisoned(OUT_BYTES), *got = malloc(OUT_BYTES);
         unsigned char *want = support_poisoned(OUT_BYTES);
         cl_mem out = buffer_of(ctx, poison, OUT_BYTES);

@@ -107,22 +107,23 @@ void support_check_example(const support_op *op, const void *desc, const void *d
     ck_assert_mem_eq(out, expected, expected_bytes);
 
     clg_context *ctx = support_cl_context();
-    for (int mapping = 1; mapping <= 2; ++mapping) {
-        clg_testing_force_mapping(ctx, mapping);
+    for (int m = 0; m < 2; ++m) {
+        const char *mapping = support_mappings[m];
+        support_use_mapping(ctx, mapping);
         memset(out, POISON_BYTE, expected_bytes);
         st = op->sync(ctx, desc, data, data_bytes, indices, indices_bytes, out, expected_bytes);
-        ck_assert_msg(st == CLG_SUCCESS, "%s sync (mapping %d): %s", op->name, mapping, clg_last_error_message());
+        ck_assert_msg(st == CLG_SUCCESS, "%s sync (mapping %s): %s", op->name, mapping, clg_last_error_message());
         ck_assert_mem_eq(out, expected, expected_bytes);
 
         const size_t guard = 24;
         unsigned char *region = support_poisoned(guard + expected_bytes + guard);
         st = support_enqueue_op(op, ctx, desc, data, data_bytes, indices, indices_bytes, expected_bytes, guard, region);
-        ck_assert_msg(st == CLG_SUCCESS, "%s enqueue (mapping %d): %s", op->name, mapping, clg_last_error_message());
+        ck_assert_msg(st == CLG_SUCCESS, "%s enqueue (mapping %s): %s", op->name, mapping, clg_last_error_message());
         ck_assert_mem_eq(region + guard, expected, expected_bytes);
         ck_assert(support_guards_intact(region, guard, expected_bytes));
         free(region);
     }
-    clg_testing_force_mapping(ctx, 0);
+    support_use_mapping(ctx, NULL);
     free(out);
 }
 
@@ -178,13 +179,13 @@ void support_expect_zeros(const support_op *op, const void *desc, const void *da
     clg_context *ctx = support_cl_context();
     unsigned char *out = malloc(out_bytes ? out_bytes : 1), *zeros = calloc(1, out_bytes ? out_bytes : 1);
     ck_assert(out && zeros);
-    for (int mapping = 1; mapping <= 2; ++mapping) {
-        clg_testing_force_mapping(ctx, mapping);
+    for (int m = 0; m < 2; ++m) {
+        support_use_mapping(ctx, support_mappings[m]);
         memset(out, POISON_BYTE, out_bytes);
         ck_assert_int_eq(op->sync(ctx, desc, data, data_bytes, indices, indices_bytes, out, out_bytes), CLG_SUCCESS);
         ck_assert_mem_eq(out, zeros, out_bytes);
     }
-    clg_testing_force_mapping(ctx, 0);
+    support_use_mapping(ctx, NULL);
     memset(out, POISON_BYTE, out_bytes);
     ck_assert_int_eq(op->reference(desc, data, data_bytes, indices, indices_bytes, out, out_bytes), CLG_SUCCESS);
     ck_assert_mem_eq(out, zeros, out_bytes);
@@ -238,18 +239,19 @@ void support_expect_index_error(const support_op *op, const void *desc, const vo
     ck_assert(support_all_poison(out, out_bytes));
     free(out);
     /* the device check in both mappings: chunks per work-item (CPU), adjacent items (GPU) */
-    for (int mapping = 1; mapping <= 2; ++mapping) {
-        clg_testing_force_mapping(ctx, mapping);
+    for (int m = 0; m < 2; ++m) {
+        const char *mapping = support_mappings[m];
+        support_use_mapping(ctx, mapping);
         unsigned char *region = support_poisoned(out_bytes + 64);
         ck_assert_int_eq(
             support_enqueue_op(op, ctx, desc, data, data_bytes, indices, indices_bytes, out_bytes, 32, region),
             CLG_ERR_INDEX_OUT_OF_RANGE);
-        ck_assert_msg(strstr(clg_last_error_message(), fragment), "enqueue (mapping %d): %s", mapping,
+        ck_assert_msg(strstr(clg_last_error_message(), fragment), "enqueue (mapping %s): %s", mapping,
                       clg_last_error_message());
         ck_assert(support_all_poison(region, out_bytes + 64));
         free(region);
     }
-    clg_testing_force_mapping(ctx, 0);
+    support_use_mapping(ctx, NULL);
 }
 
 /* ---- differential ----------------------------------------------------------------------------- */
@@ -321,21 +323,26 @@ int64_t support_pick_index(support_rng *rng, int64_t A, clg_dtype type)
 
 int support_index_is_signed(clg_dtype t) { return t == CLG_I8 || t == CLG_I16 || t == CLG_I32 || t == CLG_I64; }
 
-void support_force_kernels(int mapping, int offsets64, int stream)
+void support_force_kernels(const char *mapping, int offsets64, support_stream stream)
 {
     clg_context *ctx = support_cl_context();
-    clg_testing_force_mapping(ctx, mapping);
+    /* a threshold no test output reaches, or none at all */
+    support_use_tuning(stream == SUPPORT_STREAM_EVERYWHERE ? "stream_min_bytes = 0\nstream_min_row_bytes = 0\n"
+                                                             "stream_min_unit_bytes = 0"
+                       : stream == SUPPORT_STREAM_NEVER    ? "stream_min_bytes = 4294967295"
+                                                           : NULL);
+    if (mapping) support_use_mapping(ctx, mapping);
     clg_testing_force_offsets64(ctx, offsets64);
-    clg_testing_force_stream(ctx, stream);
-    clg_testing_force_staging(ctx, 0);
+    ck_assert_int_eq(clg_testing_force_variant(ctx, NULL), CLG_SUCCESS);
+    clg_testing_forget_variant(ctx);
 }
 
-void support_force_staged_kernels(int mapping, int offsets64, int staging)
+void support_force_variant(const char *variant, int offsets64)
 {
     clg_context *ctx = support_cl_context();
-    support_force_kernels(mapping, offsets64, 0);
-    clg_testing_force_staging(ctx, staging);
-    clg_testing_forget_kernel(ctx);
+    support_force_kernels(NULL, offsets64, SUPPORT_STREAM_TUNED);
+    const clg_status st = clg_testing_force_variant(ctx, variant);
+    ck_assert_msg(st == CLG_SUCCESS, "%s", clg_last_error_message());
 }
 
 support_random_setup support_random_from_environment(const char *suite, uint64_t default_seed)
@@ -401,8 +408,8 @@ void support_case_compare(const support_case *c, int use_enqueue, size_t guard)
                                    use_enqueue, guard, c->name);
 }
 
-void support_run_random_cases(const support_random_setup *setup, support_case_maker make, int count, int mapping,
-                              int offsets64, int stream, uint64_t stream_id)
+void support_run_random_cases(const support_random_setup *setup, support_case_maker make, int count,
+                              const char *mapping, int offsets64, support_stream stream, uint64_t stream_id)
 {
     support_force_kernels(mapping, offsets64, stream);
     support_rng rng = {setup->seed ^ (stream_id * 0x9E3779B97F4A7C15ull)};
@@ -415,16 +422,25 @@ void support_run_random_cases(const support_random_setup *setup, support_case_ma
         support_case_compare(&c, (int)support_below(&rng, 2), guard);
         support_case_free(&c);
     }
-    support_force_kernels(0, 0, 0);
+    support_force_kernels(NULL, 0, SUPPORT_STREAM_TUNED);
 }
 
 void support_run_configuration(const support_random_setup *setup, support_case_maker make, int configuration)
 {
-    /* cases, mapping (1 runs, 2 adjacent items, 0 the device's), 64-bit offsets, streaming stores */
-    static const int configurations[SUPPORT_CONFIGURATIONS][4] = {{400, 1, 0, 0}, {400, 2, 0, 0}, {250, 1, 1, 0},
-                                                                  {250, 2, 1, 0}, {250, 0, 0, 0}, {200, 1, 0, 1}};
-    const int *c = configurations[configuration];
-    support_run_random_cases(setup, make, c[0], c[1], c[2], c[3], (uint64_t)configuration + 1);
+    /* NULL: the suite's own mapping */
+    static const struct {
+        int cases;
+        const char *mapping;
+        int offsets64;
+        support_stream stream;
+    } configurations[SUPPORT_CONFIGURATIONS] = {
+        {400, "runs", 0, SUPPORT_STREAM_TUNED}, {400, "adjacent", 0, SUPPORT_STREAM_TUNED},
+        {250, "runs", 1, SUPPORT_STREAM_TUNED}, {250, "adjacent", 1, SUPPORT_STREAM_TUNED},
+        {250, NULL, 0, SUPPORT_STREAM_TUNED},   {200, "runs", 0, SUPPORT_STREAM_EVERYWHERE},
+    };
+    const int k = configuration;
+    support_run_random_cases(setup, make, configurations[k].cases, configurations[k].mapping,
+                             configurations[k].offsets64, configurations[k].stream, (uint64_t)configuration + 1);
 }
 
 void support_run_targeted_cases(const support_random_setup *setup, support_case_maker make, int count,
@@ -437,12 +453,12 @@ void support_run_targeted_cases(const support_random_setup *setup, support_case_
         memset(&c, 0, sizeof c);
         make(&rng, &c, k);
         support_case_compare(&c, k % 3 != 0, (c.guard_unit ? c.guard_unit : 1) * (size_t)support_below(&rng, 20));
-        if (c.expected_kernel) {
-            const char *ran = clg_testing_last_kernel(support_cl_context());
-            ck_assert_msg(strcmp(ran, c.expected_kernel) == 0, "%s: ran kernel '%s', not %s", c.name, ran,
-                          c.expected_kernel);
+        if (c.expected_variant) {
+            const char *ran = clg_testing_last_variant(support_cl_context());
+            ck_assert_msg(strcmp(ran, c.expected_variant) == 0, "%s: ran variant '%s', not %s", c.name, ran,
+                          c.expected_variant);
         }
         support_case_free(&c);
     }
-    support_force_kernels(0, 0, 0);
+    support_force_kernels(NULL, 0, SUPPORT_STREAM_TUNED);
 }

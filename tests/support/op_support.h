@@ -93,9 +93,9 @@ typedef struct support_case {
     size_t data_bytes, index_bytes, out_bytes;
     char name[256];
     /* for support_run_targeted_cases: guards are multiples of guard_unit bytes (0: any number), and
-     * expected_kernel (NULL for none) must be the kernel that ran */
+     * expected_variant (NULL for none) must be the kernel that ran */
     size_t guard_unit;
-    const char *expected_kernel;
+    const char *expected_variant;
 } support_case;
 
 /* Inputs for c's descriptor (op set, data and indices of these shapes): random data bytes, and index
@@ -108,34 +108,42 @@ void support_case_free(support_case *c);
 /* support_compare_with_reference on the case. */
 void support_case_compare(const support_case *c, int use_enqueue, size_t guard);
 
+/* Streaming stores of the row-runs variants: where the tuning's thresholds put them, on every output
+ * whose moves allow them, or on none. */
+typedef enum support_stream {
+    SUPPORT_STREAM_TUNED = 0,
+    SUPPORT_STREAM_EVERYWHERE,
+    SUPPORT_STREAM_NEVER
+} support_stream;
+
 /* Run `count` (scaled) cases made by `make` under one kernel configuration (support_force_kernels),
  * each through the synchronous or the enqueue call (with guard bytes of random width), drawn from a
  * generator seeded with the suite's seed and stream_id. */
 typedef void (*support_case_maker)(support_rng *rng, support_case *c, int number);
 typedef struct support_random_setup support_random_setup;
-void support_run_random_cases(const support_random_setup *setup, support_case_maker make, int count, int mapping,
-                              int offsets64, int stream, uint64_t stream_id);
+void support_run_random_cases(const support_random_setup *setup, support_case_maker make, int count,
+                              const char *mapping, int offsets64, support_stream stream, uint64_t stream_id);
 
 /* Run `count` (scaled, at least a quarter of it) targeted cases: make(rng, c, k) builds case k and
  * forces the kernel paths it is meant for; two in three go through the enqueue call with guard bytes
- * (whole c->guard_unit where set); where c->expected_kernel is set, that must be the kernel that ran. */
+ * (whole c->guard_unit where set); where c->expected_variant is set, that must be the variant that ran. */
 void support_run_targeted_cases(const support_random_setup *setup, support_case_maker make, int count,
                                 uint64_t stream_id);
 
 /* The kernel configurations the differential suites run their random cases under, one loop of a
- * Check loop test each (configuration = _i): row runs and adjacent items with 32- and 64-bit offsets,
- * the device's own choice, and streaming stores forced. */
+ * Check loop test each (configuration = _i): runs and adjacent mappings with 32- and 64-bit offsets,
+ * the device's own choice, and streaming stores everywhere. */
 enum { SUPPORT_CONFIGURATIONS = 6 };
 void support_run_configuration(const support_random_setup *setup, support_case_maker make, int configuration);
 
-/* Force the kernel paths of the suite's OpenCL context (test switches; 0 restores automatic choice,
- * staging included). */
-void support_force_kernels(int mapping, int offsets64, int stream);
+/* Run the suite's OpenCL context on `mapping` ("runs", "adjacent", or NULL: the suite's own), with 64-bit
+ * offsets forced or not, streaming stores as `stream` says, and every variant as its launcher picks it:
+ * the suite's own tuning, changed that far; and forget which variant ran last (for expected_variant). */
+void support_force_kernels(const char *mapping, int offsets64, support_stream stream);
 
-/* Force a mapping (1 runs, 2 adjacent) and staging in local memory (1 wherever the staged data fits, 0 by
- * the host's rule, -1 never: the adjacent mapping's groups, core/local_staging.h; the runs mapping's column
- * blocks of GatherElements), streaming stores off, and forget which kernel ran last (for expected_kernel). */
-void support_force_staged_kernels(int mapping, int offsets64, int staging);
+/* The suite's own tuning and 64-bit offsets forced or not, then kernel variant `variant` forced
+ * (core/variants.h: on its family's mapping, wherever it applies). */
+void support_force_variant(const char *variant, int offsets64);
 
 /* The differential suites' seed and scale: CLGATHER_TEST_SEED replays another seed, CLGATHER_TEST_SCALE
  * (a fraction) scales the number of cases; both printed. support_setup_scaled(setup, count, least) is count scaled, at

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 
 static clg_context *cl_ctx, *ref_ctx;
+static char initial_tuning[8192]; /* cl_ctx's tuning when created */
+
+const char *const support_mappings[2] = {"runs", "adjacent"};
 
 static void release_contexts(void)
 {
@@ -30,6 +33,8 @@ clg_context *support_cl_context(void)
         clg_context_device_info(cl_ctx, &info);
         ck_assert_msg(!info.is_reference, "the default device must be OpenCL for these tests");
         register_release();
+        st = clg_context_tuning(cl_ctx, initial_tuning, sizeof initial_tuning, NULL);
+        ck_assert_msg(st == CLG_SUCCESS, "clg_context_tuning: %s", clg_last_error_message());
         const char *expect = getenv("CLGATHER_TEST_EXPECT_TUNING");
         if (expect && strcmp(expect, "1") == 0) { /* a run under a named profile: it must have been taken */
             char text[8192];
@@ -39,6 +44,32 @@ clg_context *support_cl_context(void)
         }
     }
     return cl_ctx;
+}
+
+void support_use_mapping(clg_context *ctx, const char *mapping)
+{
+    char line[64];
+    if (mapping) {
+        snprintf(line, sizeof line, "mapping = %s", mapping);
+    } else {
+        support_cl_context();
+        const char *own = strstr(initial_tuning, "\nmapping = ");
+        ck_assert_msg(own != NULL, "no mapping in the suite's tuning:\n%s", initial_tuning);
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(own + 1, "\n"), own + 1);
+    }
+    const clg_status st = clg_context_set_tuning(ctx, line);
+    ck_assert_msg(st == CLG_SUCCESS, "%s: %s", line, clg_last_error_message());
+}
+
+void support_use_tuning(const char *changes)
+{
+    clg_context *ctx = support_cl_context();
+    clg_status st = clg_context_set_tuning(ctx, initial_tuning);
+    ck_assert_msg(st == CLG_SUCCESS, "the suite's own tuning: %s", clg_last_error_message());
+    if (changes) {
+        st = clg_context_set_tuning(ctx, changes);
+        ck_assert_msg(st == CLG_SUCCESS, "%s: %s", changes, clg_last_error_message());
+    }
 }
 
 clg_context *support_reference_context(void)

@@ -16,6 +16,17 @@ clg_context *support_cl_context(void);
 /* A CPU-reference context. */
 clg_context *support_reference_context(void);
 
+/* The two work-item mappings by their tuning names, for tests that run a call under each. */
+extern const char *const support_mappings[2];
+
+/* Run ctx's kernels on the mapping named ("runs" or "adjacent"; the tuning's `mapping`), or, for NULL,
+ * on the one the suite's context was created with (the default device's table row or profile). */
+void support_use_mapping(clg_context *ctx, const char *mapping);
+
+/* Give the suite's context the tuning it was created with, then `changes` (`name = value` lines; NULL
+ * none). */
+void support_use_tuning(const char *changes);
+
 /* Whether the suite's OpenCL device belongs to a platform whose name contains `name` ("Oclgrind"). */
 int support_platform_is(const char *name);
 

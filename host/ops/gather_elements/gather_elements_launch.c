@@ -20,6 +20,7 @@ typedef struct column_blocks {
 } column_blocks;
 
 typedef struct specialization {
+    clg_variant_id variant;
     int runs;          /* 1: the CPU mapping (runs of elements), 0: the GPU mapping (lines) */
     size_t move_bytes; /* the unit; an element is elem_size / move_bytes units */
     int offsets64;
@@ -31,17 +32,20 @@ typedef struct specialization {
 
 /* Blocks where the walk ends [axis, contiguous inner] and A rows of a block fit in local memory: a
  * block's row at least block_row_min_bytes, the staged bytes an output costs at most
- * block_bytes_per_output, and blocks_per_cu blocks for every compute unit. The test switch force_staging turns them on wherever they fit, down to blocks of one element (1), or off
- * (-1). */
+ * block_bytes_per_output, and blocks_per_cu blocks for every compute unit. Where a test or the
+ * benchmark forces them (core/variants.h), wherever they fit, down to blocks of one element; where it
+ * forces elements-runs, never. */
 static column_blocks choose_column_blocks(const clg_context *ctx, const clg_gather_elements_plan *plan,
                                           const specialization *s)
 {
     column_blocks c = {0};
     const clg_tuning *t = &ctx->tuning;
-    const int forced = CLG_TEST_SWITCH(ctx, force_staging);
+    const clg_staging_rule rule =
+        clg_staging_rule_of(ctx, CLG_VARIANT_ELEMENTS_COLUMN_BLOCKS, CLG_VARIANT_ELEMENTS_RUNS);
+    const int forced = rule == CLG_STAGING_WHEREVER_IT_FITS;
     const int32_t R = plan->walk_rank;
-    if (forced < 0 || !s->runs || s->inner != INNER_CONTIGUOUS || R < 2 || plan->walk_stride[R - 2] != 0 ||
-        plan->A == 0 || plan->io.size.out_elems == 0)
+    if (rule == CLG_STAGING_NEVER || !s->runs || s->inner != INNER_CONTIGUOUS || R < 2 ||
+        plan->walk_stride[R - 2] != 0 || plan->A == 0 || plan->io.size.out_elems == 0)
         return c;
     const uint64_t line = plan->walk_extent[R - 1], rows = plan->walk_extent[R - 2];
     const uint64_t elem = plan->io.elem_size;
@@ -66,7 +70,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
 {
     specialization s;
     const clg_tuning *t = &ctx->tuning;
-    s.runs = !clg_context_maps_adjacent(ctx);
+    s.runs = !clg_context_maps_adjacent(ctx, CLG_FAMILY_ELEMENTS);
     s.move_bytes = clg_move_unit(ctx, plan->io.elem_size, plan->io.elem_size, &buffers[0], &buffers[2]);
     const uint64_t units = plan->io.elem_size / s.move_bytes;
     const uint64_t inner_stride = plan->walk_stride[plan->walk_rank - 1];
@@ -91,9 +95,15 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
         uint64_t multiple = plan->A * s.move_bytes;
         for (int32_t j = 0; j + 1 < plan->walk_rank; ++j)
             if ((plan->walk_stride[j] * s.move_bytes) % 16) multiple = 1;
-        s.staged = clg_staging_choose(ctx, plan->io.size.out_elems / line, line, plan->A * s.move_bytes, multiple,
-                                      &buffers[0], t->adjacent_local_size);
+        s.staged = clg_staging_choose(
+            ctx, clg_staging_rule_of(ctx, CLG_VARIANT_ELEMENTS_STAGED_LINES, CLG_VARIANT_ELEMENTS_LINES),
+            plan->io.size.out_elems / line, line, plan->A * s.move_bytes, multiple, &buffers[0],
+            t->adjacent_local_size);
     }
+    s.variant = s.blocks.on   ? CLG_VARIANT_ELEMENTS_COLUMN_BLOCKS
+                : s.runs      ? CLG_VARIANT_ELEMENTS_RUNS
+                : s.staged.on ? CLG_VARIANT_ELEMENTS_STAGED_LINES
+                              : CLG_VARIANT_ELEMENTS_LINES;
     return s;
 }
 
@@ -135,10 +145,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     const specialization s = choose(ctx, plan, buffers);
     char options[320];
     build_options(plan, &s, gate != NULL, options, sizeof options);
-    const char *name = s.blocks.on   ? "gather_elements_column_blocks"
-                       : s.runs      ? "gather_elements_runs"
-                       : s.staged.on ? "gather_elements_staged_lines"
-                                     : "gather_elements_lines";
+    const char *name = clg_variant_get(s.variant)->kernel;
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, s.runs ? &clg_kernel_gather_elements_cpu : &clg_kernel_gather_elements_gpu,
                                       options, name, &lease);
@@ -199,6 +206,6 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     }
     st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
-    if (st == CLG_SUCCESS) CLG_TEST_RECORD_KERNEL(ctx, name);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, s.variant);
     return st;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 typedef struct specialization {
+    clg_variant_id variant;
     int adjacent; /* the GPU mapping */
     int fast;
     int offsets64;
@@ -51,7 +52,8 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
 {
     specialization s = {0};
     const clg_tuning *t = &ctx->tuning;
-    s.adjacent = clg_context_maps_adjacent(ctx);
+    s.adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_QUANTIZED);
+    s.variant = s.adjacent ? CLG_VARIANT_DEQUANT_PIECES : CLG_VARIANT_DEQUANT_RUNS;
     s.fast = fast_form(p);
     s.prefetch_slabs = 1;
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
@@ -67,7 +69,10 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
         s.units_per_item = clg_max_u64(1, t->dequant_run_bytes / unit_bytes);
         const uint64_t min_items = (uint64_t)ctx->compute_units * t->runs_groups_per_cu * t->runs_local_size;
         while (s.units_per_item > 1 && units / s.units_per_item < min_items) s.units_per_item /= 2;
-        if (CLG_TEST_SWITCH(ctx, quant_whole_slabs)) s.units_per_item = clg_max_u64(1, p->U);
+        if (clg_context_forces(ctx, CLG_VARIANT_DEQUANT_WHOLE_SLABS)) {
+            s.variant = CLG_VARIANT_DEQUANT_WHOLE_SLABS;
+            s.units_per_item = clg_max_u64(1, p->U);
+        }
         grid_overshoot = units + s.units_per_item * t->runs_local_size;
         s.stream = s.fast && fast_stores_aligned(p, out_offset);
         const uint64_t slab_bytes = clg_max_u64(1, (p->data_bytes + p->scale_bytes) / clg_max_u64(1, p->M * p->A));
@@ -81,12 +86,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     largest = clg_max_u64(largest, clg_max_u64(p->out_elems, grid_overshoot));
     largest = clg_max_u64(largest, clg_max_u64(p->index_elems, p->M * p->A));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
-    /* the test switch: 1 SSSE3's, 2 AVX2's, -1 none */
-    const int limited = CLG_TEST_SWITCH(ctx, nibble_tables);
-    s.lookups = limited == 1   ? CLG_LOOKUPS_SSSE3
-                : limited == 2 ? CLG_LOOKUPS_AVX2
-                : limited < 0  ? CLG_LOOKUPS_NONE
-                               : (clg_nibble_lookups)t->nibble_lookups;
+    s.lookups = (clg_nibble_lookups)t->nibble_lookups;
     return s;
 }
 
@@ -168,7 +168,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
     char options[512];
     build_options(p, &s, gate != NULL, options, sizeof options);
     const clg_kernel_source *source = s.adjacent ? &clg_kernel_gather_quantized_gpu : &clg_kernel_gather_quantized_cpu;
-    const char *name = s.adjacent ? "dequant_pieces" : "dequant_runs";
+    const char *name = clg_variant_get(s.variant)->kernel;
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
     if (st != CLG_SUCCESS) return st;
@@ -199,5 +199,6 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
     }
     st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, s.variant);
     return st;
 }

@@ -157,7 +157,8 @@ clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_com
     char options[256];
     build_options(ctx, plan, options, sizeof options);
     clg_kernel_lease lease;
-    clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gather_tree, options, "gather_tree", &lease);
+    const char *name = clg_variant_get(CLG_VARIANT_TREE)->kernel;
+    clg_status st = clg_borrow_kernel(ctx, &clg_kernel_gather_tree, options, name, &lease);
     if (st != CLG_SUCCESS) return st;
     if (set_args(lease.kernel, plan, buffers, (cl_uint)failure_shift(plan), record) != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
@@ -165,7 +166,8 @@ clg_status clg_gather_tree_launch(clg_context *ctx, const void *plan_ptr, cl_com
     }
     const uint64_t pairs = plan->B * plan->W;
     const size_t local = ctx->tuning.tree_local_size;
-    st = clg_launch(ctx, queue, &lease, "gather_tree", 1, &pairs, &local, num_events, wait_list, done);
+    st = clg_launch(ctx, queue, &lease, name, 1, &pairs, &local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, CLG_VARIANT_TREE);
     return st;
 }

@@ -57,17 +57,35 @@ static void make_case(support_rng *rng, support_case *c, int case_number)
              clg_dtype_name(d->indices.type), (int)d->indices.rank, axis_given, d->batch_dims, (int)d->oob_policy);
 }
 
-START_TEST(random_row_runs_offsets32) { support_run_random_cases(&setup, make_case, 400, 1, 0, 0, 1); }
+START_TEST(random_row_runs_offsets32)
+{
+    support_run_random_cases(&setup, make_case, 400, "runs", 0, SUPPORT_STREAM_TUNED, 1);
+}
 END_TEST
-START_TEST(random_row_units_offsets32) { support_run_random_cases(&setup, make_case, 400, 2, 0, 0, 2); }
+START_TEST(random_row_units_offsets32)
+{
+    support_run_random_cases(&setup, make_case, 400, "adjacent", 0, SUPPORT_STREAM_TUNED, 2);
+}
 END_TEST
-START_TEST(random_row_runs_offsets64) { support_run_random_cases(&setup, make_case, 250, 1, 1, 0, 3); }
+START_TEST(random_row_runs_offsets64)
+{
+    support_run_random_cases(&setup, make_case, 250, "runs", 1, SUPPORT_STREAM_TUNED, 3);
+}
 END_TEST
-START_TEST(random_row_units_offsets64) { support_run_random_cases(&setup, make_case, 250, 2, 1, 0, 4); }
+START_TEST(random_row_units_offsets64)
+{
+    support_run_random_cases(&setup, make_case, 250, "adjacent", 1, SUPPORT_STREAM_TUNED, 4);
+}
 END_TEST
-START_TEST(random_automatic_choice) { support_run_random_cases(&setup, make_case, 250, 0, 0, 0, 5); }
+START_TEST(random_automatic_choice)
+{
+    support_run_random_cases(&setup, make_case, 250, NULL, 0, SUPPORT_STREAM_TUNED, 5);
+}
 END_TEST
-START_TEST(random_row_runs_streaming_stores) { support_run_random_cases(&setup, make_case, 250, 1, 0, 1, 6); }
+START_TEST(random_row_runs_streaming_stores)
+{
+    support_run_random_cases(&setup, make_case, 250, "runs", 0, SUPPORT_STREAM_EVERYWHERE, 6);
+}
 END_TEST
 
 /* A 2-D OpenVINO Gather-8 case: random data bytes, then n i32 indices drawn from [index_lo, index_hi]. */
@@ -90,7 +108,8 @@ START_TEST(random_wide_rows)
 {
     support_rng rng = {setup.seed ^ 0xABCDEFull};
     for (int k = 0; k < 24; ++k) {
-        support_force_kernels(1 + k % 2, (k / 2) % 2, k % 3 == 0 ? 1 : 0);
+        support_force_kernels(support_mappings[k % 2], (k / 2) % 2,
+                              k % 3 == 0 ? SUPPORT_STREAM_EVERYWHERE : SUPPORT_STREAM_TUNED);
         const int64_t rows = 1 + (int64_t)support_below(&rng, 300);
         /* cases 0 and 2 of every 8 (row runs, 32- and 64-bit offsets) may reach rows of 2 KiB and
          * more, whose prefetch covers only their head */
@@ -105,7 +124,7 @@ START_TEST(random_wide_rows)
         support_case_compare(&c, k % 3 != 0, (size_t)support_below(&rng, 20));
         support_case_free(&c);
     }
-    support_force_kernels(0, 0, 0);
+    support_force_kernels(NULL, 0, SUPPORT_STREAM_TUNED);
 }
 END_TEST
 
@@ -118,7 +137,8 @@ START_TEST(random_one_unit_rows)
     support_rng rng = {setup.seed ^ 0x0E1707ull};
     const int cases = support_setup_scaled(&setup, 32, 8);
     for (int k = 0; k < cases; ++k) {
-        support_force_kernels(k % 8 == 7 ? 2 : 1, (k / 4) % 2, k % 2 ? 1 : -1);
+        support_force_kernels(k % 8 == 7 ? "adjacent" : "runs", (k / 4) % 2,
+                              k % 2 ? SUPPORT_STREAM_EVERYWHERE : SUPPORT_STREAM_NEVER);
         const clg_dtype type = support_data_types[support_below(&rng, SUPPORT_DATA_TYPES)];
         const int64_t elem = (int64_t)clg_dtype_size(type);
         const int shape_kind = (int)support_below(&rng, 3);
@@ -148,7 +168,7 @@ START_TEST(random_one_unit_rows)
         support_case_compare(&c, k % 3 != 2, (size_t)(elem * (int64_t)support_below(&rng, 20)));
         support_case_free(&c);
     }
-    support_force_kernels(0, 0, 0);
+    support_force_kernels(NULL, 0, SUPPORT_STREAM_TUNED);
 }
 END_TEST
 
@@ -159,7 +179,7 @@ END_TEST
  * The staged kernel must be the one that ran. */
 static void make_staged_group(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(2, (k / 2) % 2, 1);
+    support_force_variant("staged-units", (k / 2) % 2);
     const clg_dtype type = support_data_types[support_below(rng, SUPPORT_DATA_TYPES)];
     const int64_t elem = (int64_t)clg_dtype_size(type);
     int64_t inner = 1; /* elements per row: a power of two up to 16 bytes */
@@ -189,7 +209,7 @@ static void make_staged_group(support_rng *rng, support_case *c, int k)
              O, A, inner, clg_dtype_name(type), N, clg_dtype_name(index_type), (int)policy);
     /* guards of whole rows keep the byte offsets multiples of the row, so a row stays one unit */
     c->guard_unit = (size_t)(wide ? 16 : row_bytes);
-    c->expected_kernel = policy != CLG_OOB_ERROR ? "gather_staged_units" : NULL;
+    c->expected_variant = policy != CLG_OOB_ERROR ? "staged-units" : NULL;
 }
 
 START_TEST(random_staged_groups) { support_run_targeted_cases(&setup, make_staged_group, 64, 0x57A6EDull); }

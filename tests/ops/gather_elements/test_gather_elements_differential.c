@@ -70,7 +70,7 @@ static clg_gather_elements_desc *start_ov_case(support_rng *rng, support_case *c
  * lines and lines span work-items. */
 static void make_large_walk(support_rng *rng, support_case *c, int k)
 {
-    support_force_kernels(1 + k % 2, (k / 2) % 2, 0);
+    support_force_kernels(support_mappings[k % 2], (k / 2) % 2, SUPPORT_STREAM_TUNED);
     clg_gather_elements_desc *d = start_ov_case(rng, c);
     const int kind = k % 3;
     d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, 2);
@@ -94,7 +94,7 @@ END_TEST
  * kernel must be the one that ran. */
 static void make_staged_line(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(2, (k / 2) % 2, 1);
+    support_force_variant("elements-staged-lines", (k / 2) % 2);
     clg_gather_elements_desc *d = start_ov_case(rng, c);
     const int64_t elem = (int64_t)clg_dtype_size(d->data.type);
     const int few_lines = k % 2 == 0;
@@ -116,7 +116,7 @@ static void make_staged_line(support_rng *rng, support_case *c, int k)
     finish_case(rng, c, d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0, "staged", k);
     /* guards of whole elements keep the byte offsets multiples of the element, one unit */
     c->guard_unit = (size_t)(wide ? 16 : elem);
-    c->expected_kernel = d->oob_policy != CLG_OOB_ERROR ? "gather_elements_staged_lines" : NULL;
+    c->expected_variant = d->oob_policy != CLG_OOB_ERROR ? "elements-staged-lines" : NULL;
 }
 
 START_TEST(random_staged_lines) { support_run_targeted_cases(&setup, make_staged_line, 32, 0x57A6ED3ull); }
@@ -132,9 +132,11 @@ END_TEST
  * offsets, of several, every policy. The kernel of the mode must be the one that ran. */
 static void make_column_block(support_rng *rng, support_case *c, int k)
 {
-    static const int staging[3] = {1, 0, -1};
     const int mode = k % 3;
-    support_force_staged_kernels(1, (k / 3) % 2, staging[mode]);
+    if (mode == 1) /* the runs mapping's own choice */
+        support_force_kernels("runs", (k / 3) % 2, SUPPORT_STREAM_TUNED);
+    else
+        support_force_variant(mode == 0 ? "elements-column-blocks" : "elements-runs", (k / 3) % 2);
     clg_gather_elements_desc *d = start_ov_case(rng, c);
     d->data.rank = d->indices.rank = 2 + (int32_t)support_below(rng, k % 4 == 0 ? 7 : 3);
     const int small = d->data.rank > 4; /* then every dimension small, for the simulators' sake */
@@ -166,7 +168,7 @@ static void make_column_block(support_rng *rng, support_case *c, int k)
     c->guard_unit = k % 4 < 2 ? clg_dtype_size(d->data.type) : 1;
     /* under the error policy the kernel runs only when every index is valid */
     if (d->oob_policy != CLG_OOB_ERROR || keep_valid)
-        c->expected_kernel = mode == 2 || below ? "gather_elements_runs" : "gather_elements_column_blocks";
+        c->expected_variant = mode == 2 || below ? "elements-runs" : "elements-column-blocks";
 }
 
 START_TEST(random_column_blocks) { support_run_targeted_cases(&setup, make_column_block, 48, 0xC01B10Cull); }

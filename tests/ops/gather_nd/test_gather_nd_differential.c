@@ -56,7 +56,10 @@ END_TEST
  * work-items carry several rows and segments span batches. */
 static void make_points_or_slices(support_rng *rng, support_case *c, int k)
 {
-    support_force_kernels(k % 6 == 5 ? 2 : 1, (k / 2) % 2, k % 3 == 0 ? 1 : (k % 3 == 1 ? -1 : 0));
+    support_force_kernels(k % 6 == 5 ? "adjacent" : "runs", (k / 2) % 2,
+                          k % 3 == 0   ? SUPPORT_STREAM_EVERYWHERE
+                          : k % 3 == 1 ? SUPPORT_STREAM_NEVER
+                                       : SUPPORT_STREAM_TUNED);
     c->op = &support_gather_nd;
     clg_gather_nd_desc *d = &c->desc.nd;
     d->preset = k % 2 ? CLG_OV_GATHER_ND_8 : CLG_OV_GATHER_ND_5;
@@ -104,7 +107,7 @@ END_TEST
  * batch_dims 0 and 1, few tuples or many, every policy. The staged kernel must be the one that ran. */
 static void make_staged_tuples(support_rng *rng, support_case *c, int k)
 {
-    support_force_staged_kernels(2, (k / 2) % 2, 1);
+    support_force_variant("staged-units", (k / 2) % 2);
     c->op = &support_gather_nd;
     clg_gather_nd_desc *d = &c->desc.nd;
     d->preset = k % 2 ? CLG_OV_GATHER_ND_8 : CLG_OV_GATHER_ND_5;
@@ -129,7 +132,7 @@ static void make_staged_tuples(support_rng *rng, support_case *c, int k)
     finish_case(rng, c, d->oob_policy == CLG_OOB_ERROR && support_below(rng, 4) != 0, "staged", k);
     /* guards of whole rows keep the byte offsets multiples of the row, so a row stays one unit */
     c->guard_unit = (size_t)row_bytes;
-    c->expected_kernel = d->oob_policy != CLG_OOB_ERROR ? "gather_staged_units" : NULL;
+    c->expected_variant = d->oob_policy != CLG_OOB_ERROR ? "staged-units" : NULL;
 }
 
 START_TEST(random_staged_tuples) { support_run_targeted_cases(&setup, make_staged_tuples, 32, 0x57A6ED2ull); }

@@ -246,10 +246,11 @@ static void compare_case(random_case *rc, int use_enqueue, size_t guard)
     free(want);
 }
 
-static void run_random_cases(int count, int mapping, int offsets64, uint64_t stream)
+/* mapping: "runs", "adjacent" or NULL (the suite's own) */
+static void run_random_cases(int count, const char *mapping, int offsets64, uint64_t stream)
 {
     clg_context *ctx = support_cl_context();
-    clg_testing_force_mapping(ctx, mapping);
+    support_use_mapping(ctx, mapping);
     clg_testing_force_offsets64(ctx, offsets64);
     support_rng rng = {seed ^ (stream * 0x9E3779B97F4A7C15ull)};
     count = (int)(count * scale) > 10 ? (int)(count * scale) : 10;
@@ -259,7 +260,7 @@ static void run_random_cases(int count, int mapping, int offsets64, uint64_t str
         compare_case(&rc, (int)support_below(&rng, 2), (size_t)support_below(&rng, 40));
         quant_case_free(&rc.c);
     }
-    clg_testing_force_mapping(ctx, 0);
+    support_use_mapping(ctx, NULL);
     clg_testing_force_offsets64(ctx, 0);
 }
 
@@ -384,40 +385,52 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_
     return number;
 }
 
-/* nibble_tables: 0 the whole sweep with the lookups the target allows; otherwise only the cases the
- * lookups serve, with them held to SSSE3's (1), AVX2's (2) or off (-1). */
-static void run_sweep(int mapping, int nibble_tables)
+/* The tuning that holds the nibble lookups to `lookups` (the tuning's nibble_lookups: "target",
+ * "ssse3", "avx2" or "none"), on the suite's own tuning otherwise. */
+static void use_lookups(const char *lookups)
 {
-    clg_context *ctx = support_cl_context();
-    clg_testing_force_mapping(ctx, mapping);
-    clg_testing_limit_nibble_tables(ctx, nibble_tables);
-    support_rng rng = {seed ^ (0x5EEDull + (uint64_t)mapping)};
-    const int lookups_only = nibble_tables != 0;
-    sweep_ov_ggml(&rng, sweep_ort(&rng, 0, mapping, lookups_only), mapping, lookups_only);
-    clg_testing_force_mapping(ctx, 0);
-    clg_testing_limit_nibble_tables(ctx, 0);
+    char line[64];
+    snprintf(line, sizeof line, "nibble_lookups = %s", lookups);
+    support_use_tuning(line);
 }
 
-START_TEST(sweep_runs) { run_sweep(1, 0); }
+/* m: 0 the runs mapping, 1 the adjacent one (support_mappings). With lookups "target" the whole sweep
+ * with the lookups the target allows; otherwise only the cases the lookups serve, held to those. */
+static void run_sweep(int m, const char *lookups)
+{
+    clg_context *ctx = support_cl_context();
+    use_lookups(lookups);
+    support_use_mapping(ctx, support_mappings[m]);
+    const int salt = m + 1;
+    support_rng rng = {seed ^ (0x5EEDull + (uint64_t)salt)};
+    const int lookups_only = strcmp(lookups, "target") != 0;
+    sweep_ov_ggml(&rng, sweep_ort(&rng, 0, salt, lookups_only), salt, lookups_only);
+    support_use_tuning(NULL);
+}
+
+START_TEST(sweep_runs) { run_sweep(0, "target"); }
 END_TEST
-START_TEST(sweep_pieces) { run_sweep(2, 0); }
+START_TEST(sweep_pieces) { run_sweep(1, "target"); }
 END_TEST
 /* The x86 nibble lookups a machine with AVX2 or AVX-512BW would otherwise never run: SSSE3's 16
  * values a lookup, AVX2's byte tables (where the target has AVX-512BW's word tables), and none (the
  * arithmetic every other target runs). Where the compiler does not target what the form holds back
  * there is nothing to hold back, and sweep_runs has run what the target takes already. */
-static const char *lookup_limit_macro(int nibble_tables) { return nibble_tables == 2 ? "__AVX512BW__" : "__SSSE3__"; }
-
-static void run_lookup_sweep(int nibble_tables)
+static const char *lookup_limit_macro(const char *lookups)
 {
-    const char *macro = lookup_limit_macro(nibble_tables);
+    return strcmp(lookups, "avx2") == 0 ? "__AVX512BW__" : "__SSSE3__";
+}
+
+static void run_lookup_sweep(const char *lookups)
+{
+    const char *macro = lookup_limit_macro(lookups);
     if (!support_compiler_defines(macro)) {
         printf("skipped: the device's compiler does not define %s, so the kernels have no nibble lookups "
-               "to hold back to level %d\n",
-               macro, nibble_tables);
+               "to hold back to %s\n",
+               macro, lookups);
         return;
     }
-    run_sweep(1, nibble_tables);
+    run_sweep(0, lookups);
 }
 
 /* Slabs of blocks of 32, 16 and 64 values with each work-item given one whole slab, so that these
@@ -426,13 +439,17 @@ static void run_lookup_sweep(int nibble_tables)
  * blocks of 64 up to 12); ONNX Runtime u4, i4 and u8 with bits 4 (zero points none or per block),
  * OpenVINO u4 and i4 grouped by the block size (zero points none, per group or one for the table);
  * scales of every type, a few not normal. */
-static void sweep_whole_slabs(int nibble_tables)
+static void sweep_whole_slabs(const char *lookups)
 {
     clg_context *ctx = support_cl_context();
-    clg_testing_force_mapping(ctx, 1);
-    clg_testing_force_whole_slabs(ctx, 1);
-    clg_testing_limit_nibble_tables(ctx, nibble_tables);
-    support_rng rng = {seed ^ (0x51AB5ull + (uint64_t)(nibble_tables + 1))};
+    use_lookups(lookups);
+    ck_assert_int_eq(clg_testing_force_variant(ctx, "dequant-whole-slabs"), CLG_SUCCESS);
+    /* the seeds the sweeps have always had */
+    const uint64_t salt = strcmp(lookups, "none") == 0    ? 0
+                          : strcmp(lookups, "ssse3") == 0 ? 2
+                          : strcmp(lookups, "avx2") == 0  ? 3
+                                                          : 1;
+    support_rng rng = {seed ^ (0x51AB5ull + salt)};
     static const int64_t line_blocks[] = {1, 8, 12, 19}, block_sizes[] = {32, 16, 64};
     static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8, CLG_QUANT_U4, CLG_QUANT_I4};
     for (int b = 0; b < 3; ++b) {
@@ -468,44 +485,43 @@ static void sweep_whole_slabs(int nibble_tables)
                     }
                     char what[160];
                     snprintf(what, sizeof what,
-                             "whole slabs (lookups %d): %s %s blocks %" PRId64 " of %" PRId64 " scales %s zp %d",
-                             nibble_tables, t < 3 ? "ort" : "ov", clg_quant_type_name(types[t]), blocks, block_size,
+                             "whole slabs (lookups %s): %s %s blocks %" PRId64 " of %" PRId64 " scales %s zp %d",
+                             lookups, t < 3 ? "ort" : "ov", clg_quant_type_name(types[t]), blocks, block_size,
                              clg_dtype_name(scale_type), zp);
                     finish_sweep_case(&rng, &rc, what, float_types[number % 3], number);
                     compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
                     quant_case_free(&rc.c);
                 }
     }
-    clg_testing_force_mapping(ctx, 0);
-    clg_testing_force_whole_slabs(ctx, 0);
-    clg_testing_limit_nibble_tables(ctx, 0);
+    ck_assert_int_eq(clg_testing_force_variant(ctx, NULL), CLG_SUCCESS);
+    support_use_tuning(NULL);
 }
 
 START_TEST(whole_slabs)
 {
-    sweep_whole_slabs(0);
-    static const int held_back[] = {1, 2, -1}; /* as in run_lookup_sweep */
+    sweep_whole_slabs("target");
+    static const char *const held_back[] = {"ssse3", "avx2", "none"}; /* as in run_lookup_sweep */
     for (int h = 0; h < 3; ++h)
         if (support_compiler_defines(lookup_limit_macro(held_back[h]))) sweep_whole_slabs(held_back[h]);
 }
 END_TEST
 
-START_TEST(sweep_runs_ssse3_lookups) { run_lookup_sweep(1); }
+START_TEST(sweep_runs_ssse3_lookups) { run_lookup_sweep("ssse3"); }
 END_TEST
-START_TEST(sweep_runs_avx2_lookups) { run_lookup_sweep(2); }
+START_TEST(sweep_runs_avx2_lookups) { run_lookup_sweep("avx2"); }
 END_TEST
-START_TEST(sweep_runs_no_lookups) { run_lookup_sweep(-1); }
+START_TEST(sweep_runs_no_lookups) { run_lookup_sweep("none"); }
 END_TEST
 
-START_TEST(random_runs_offsets32) { run_random_cases(200, 1, 0, 1); }
+START_TEST(random_runs_offsets32) { run_random_cases(200, "runs", 0, 1); }
 END_TEST
-START_TEST(random_pieces_offsets32) { run_random_cases(200, 2, 0, 2); }
+START_TEST(random_pieces_offsets32) { run_random_cases(200, "adjacent", 0, 2); }
 END_TEST
-START_TEST(random_runs_offsets64) { run_random_cases(100, 1, 1, 3); }
+START_TEST(random_runs_offsets64) { run_random_cases(100, "runs", 1, 3); }
 END_TEST
-START_TEST(random_pieces_offsets64) { run_random_cases(100, 2, 1, 4); }
+START_TEST(random_pieces_offsets64) { run_random_cases(100, "adjacent", 1, 4); }
 END_TEST
-START_TEST(random_automatic_choice) { run_random_cases(100, 0, 0, 5); }
+START_TEST(random_automatic_choice) { run_random_cases(100, NULL, 0, 5); }
 END_TEST
 
 int main(void)

@@ -25,14 +25,14 @@ static void expect_bits(const quant_case *c, const uint32_t *want, size_t count)
         } else if (way == 1) {
             st = quant_sync(ctx, c, out);
         } else {
-            clg_testing_force_mapping(ctx, way - 1); /* 1: runs, 2: pieces */
+            support_use_mapping(ctx, support_mappings[way - 2]);
             const size_t guard = quant_out_guard(c, 8);
             unsigned char *region = support_poisoned(guard + c->out_bytes + guard);
             st = quant_enqueue(ctx, c, 8, region);
             ck_assert(support_guards_intact(region, guard, c->out_bytes));
             memcpy(out, region + guard, c->out_bytes);
             free(region);
-            clg_testing_force_mapping(ctx, 0);
+            support_use_mapping(ctx, NULL);
         }
         ck_assert_msg(st == CLG_SUCCESS, "way %d: %s: %s", way, clg_status_string(st), clg_last_error_message());
         for (size_t k = 0; k < count; ++k) {

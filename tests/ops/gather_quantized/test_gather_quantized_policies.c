@@ -47,8 +47,8 @@ START_TEST(hostile_indices_zero_and_clamp)
          * (INT64_MAX) starts with (132 - 128) * 1 = 4 (f16 0x4400) under clamp, zeros otherwise */
         const uint16_t second = (uint16_t)(want[64] | want[65] << 8);
         ck_assert_uint_eq(second, policy == CLG_OOB_ZERO ? 0 : 0x4400u);
-        for (int mapping = 1; mapping <= 2; ++mapping) {
-            clg_testing_force_mapping(ctx, mapping);
+        for (int m = 0; m < 2; ++m) {
+            support_use_mapping(ctx, support_mappings[m]);
             const size_t guard = quant_out_guard(&c, 12);
             unsigned char *region = support_poisoned(guard + c.out_bytes + guard);
             ck_assert_int_eq(quant_enqueue(ctx, &c, 12, region), CLG_SUCCESS);
@@ -56,7 +56,7 @@ START_TEST(hostile_indices_zero_and_clamp)
             ck_assert_mem_eq(region + guard, want, c.out_bytes);
             free(region);
         }
-        clg_testing_force_mapping(ctx, 0);
+        support_use_mapping(ctx, NULL);
         free(want);
     }
     quant_case_free(&c);
@@ -117,10 +117,10 @@ static clg_status enqueue_deferred(clg_context *ctx, const quant_case *c, cl_mem
  * bad, and clg_deferred_status reports the blocking policy's message; a valid call writes the output. */
 START_TEST(deferred_errors_gate_the_kernel)
 {
-    for (int mapping = 1; mapping <= 2; ++mapping) {
+    for (int m = 0; m < 2; ++m) {
         clg_context *ctx = NULL;
         ck_assert_int_eq(clg_context_create_default(NULL, CLG_CONTEXT_DEFER_ERRORS, &ctx), CLG_SUCCESS);
-        clg_testing_force_mapping(ctx, mapping);
+        support_use_mapping(ctx, support_mappings[m]);
         quant_case c;
         make_table(&c, 4, 6);
         for (uint64_t k = 0; k < 6; ++k) set_index(&c, k, (int64_t)k % 4);
