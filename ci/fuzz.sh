@@ -13,7 +13,7 @@ mkdir -p "$build/artifacts"
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
 # the kernel caches: those the caller set (ci/test.sh shares the release build's), else this build's own
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}" CLGATHER_CACHE_DIR="${CLGATHER_CACHE_DIR:-$build/clgather-cache}"
-for target in npy onnx plan differential quantized_plan; do
+for target in npy onnx gguf plan differential quantized_plan; do
   corpus="$(mktemp -d)"
   cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/$target/." "$corpus/"
   # the differential target's dequantizing-gather seeds sit in a folder of their own (tests/fuzz/CMakeLists.txt)

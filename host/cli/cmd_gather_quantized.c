@@ -1,11 +1,14 @@
-/* clgather gather-quantized: one dequantizing gather over .npy files. 4-bit tensors travel as uint8
- * arrays of their packed bytes (their logical shape given by a flag); bf16 scales and outputs as
- * uint16 arrays of their bits, since NumPy has no bf16. */
+/* clgather gather-quantized: one dequantizing gather over .npy files, or over a tensor of a GGUF file
+ * (--gguf FILE --tensor NAME: its ggml type is the layout, its bytes are read where the file is
+ * mapped). 4-bit tensors travel as uint8 arrays of their packed bytes (their logical shape given by a
+ * flag); bf16 scales and outputs as uint16 arrays of their bits, since NumPy has no bf16. */
 #include "cli_args.h"
 #include "cli_error.h"
 #include "commands.h"
+#include "gguf.h"
 #include "npy.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum {
@@ -27,6 +30,8 @@ enum {
     OPT_DEVICE,
     OPT_VERIFY,
     OPT_OUT,
+    OPT_GGUF,
+    OPT_TENSOR,
     OPT_COUNT
 };
 
@@ -123,7 +128,8 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
     if (!is_ggml(desc->layout) && !o[OPT_SCALES].value)
         return cli_fail(CLI_EXIT_USAGE, "%s: --scales is required for layout %s", command, o[OPT_LAYOUT].value);
 
-    if (cli_npy_read("data", o[OPT_DATA].value, &in[INPUT_DATA]) != 0 ||
+    /* a GGUF tensor's bytes are in place already (gguf_data) */
+    if ((!in[INPUT_DATA].bytes && cli_npy_read("data", o[OPT_DATA].value, &in[INPUT_DATA]) != 0) ||
         cli_npy_read("indices", o[OPT_INDICES].value, &in[INPUT_INDICES]) != 0)
         return CLI_EXIT_REFUSED;
     clg_quant_type data_type = CLG_QUANT_TYPE_INVALID;
@@ -208,6 +214,34 @@ static int run_gather_quantized(cli_option *o, cli_tensor in[INPUT_COUNT], cli_t
     return cli_npy_write(o[OPT_OUT].value, output);
 }
 
+/* --gguf FILE --tensor NAME: the tensor as the data, uint8 [outer dimensions..., bytes a row] where the
+ * file is mapped, its layout "ggml-" and its ggml type; o[OPT_LAYOUT] and o[OPT_DATA] then name them
+ * (label holds the data's name, "FILE:NAME"). */
+static int gguf_data(cli_option *o, const cli_gguf *g, cli_tensor *data, char layout[32], char *label,
+                     size_t label_capacity)
+{
+    const cli_gguf_tensor *t = cli_gguf_find(g, o[OPT_TENSOR].value);
+    if (!t)
+        return cli_fail(CLI_EXIT_REFUSED, "%s: GGUF file '%s' has no tensor named '%s' (clgather gguf FILE lists them)",
+                        command, o[OPT_GGUF].value, o[OPT_TENSOR].value);
+    snprintf(layout, 32, "ggml-%s", t->type->name);
+    if (clg_quant_layout_from_name(layout) == CLG_QUANT_LAYOUT_INVALID)
+        return cli_fail(CLI_EXIT_REFUSED, "%s: tensor '%s' of '%s' is %s, which the dequantizing gather does not read",
+                        command, t->name, o[OPT_GGUF].value, t->type->name);
+    snprintf(label, label_capacity, "%s:%s", o[OPT_GGUF].value, t->name);
+    memset(data, 0, sizeof *data);
+    data->type = CLG_U8;
+    data->rank = t->rank;
+    memcpy(data->shape, t->shape, sizeof(int64_t) * (size_t)t->rank);
+    /* the innermost dimension in bytes: whole blocks, checked by the reader */
+    data->shape[t->rank - 1] = t->shape[t->rank - 1] / t->type->block_values * t->type->block_bytes;
+    data->count = data->byte_size = (size_t)t->bytes;
+    data->bytes = (unsigned char *)(g->bytes + t->offset); /* read only: the mapping is PROT_READ */
+    o[OPT_LAYOUT].value = layout;
+    o[OPT_DATA].value = label;
+    return 0;
+}
+
 int cmd_gather_quantized(int argc, char **argv)
 {
     cli_option options[OPT_COUNT] = {
@@ -229,18 +263,41 @@ int cmd_gather_quantized(int argc, char **argv)
         [OPT_DEVICE] = {"device", 1, NULL},
         [OPT_VERIFY] = {"verify", 0, NULL},
         [OPT_OUT] = {"out", 1, NULL},
+        [OPT_GGUF] = {"gguf", 1, NULL},
+        [OPT_TENSOR] = {"tensor", 1, NULL},
     };
     int rc = cli_parse_options(command, argc, argv, options, OPT_COUNT, NULL, NULL, 0);
     if (rc != 0) return rc;
-    static const char *const required[] = {"layout", "data", "indices", "out"};
-    const int required_index[] = {OPT_LAYOUT, OPT_DATA, OPT_INDICES, OPT_OUT};
-    for (int i = 0; i < 4; ++i)
-        if (!options[required_index[i]].value)
-            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is required", command, required[i]);
+    const int from_gguf = options[OPT_GGUF].value != NULL;
+    static const char *const required[] = {"layout", "data", "tensor", "indices", "out"};
+    const int required_index[] = {OPT_LAYOUT, OPT_DATA, OPT_TENSOR, OPT_INDICES, OPT_OUT};
+    for (int i = 0; i < 5; ++i)
+        if (!options[required_index[i]].value && (from_gguf ? i >= 2 : i != 2))
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is required%s", command, required[i],
+                            from_gguf ? " with --gguf" : "");
+    /* a GGUF tensor is its own layout and data, and ggml blocks hold their own scales */
+    static const int not_with_gguf[] = {OPT_LAYOUT, OPT_DATA,        OPT_DATA_TYPE,    OPT_DATA_SHAPE,
+                                        OPT_SCALES, OPT_SCALES_TYPE, OPT_ZERO_POINTS,  OPT_ZERO_POINTS_SHAPE,
+                                        OPT_BITS,   OPT_BLOCK_SIZE,  OPT_QUANTIZE_AXIS};
+    for (size_t i = 0; i < sizeof not_with_gguf / sizeof not_with_gguf[0]; ++i)
+        if (from_gguf && options[not_with_gguf[i]].value)
+            return cli_fail(CLI_EXIT_USAGE, "%s: --%s does not go with --gguf (the tensor gives it)", command,
+                            options[not_with_gguf[i]].name);
+    if (!from_gguf && options[OPT_TENSOR].value)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --tensor needs --gguf FILE", command);
     cli_tensor inputs[INPUT_COUNT], output;
     memset(inputs, 0, sizeof inputs);
     memset(&output, 0, sizeof output);
-    rc = run_gather_quantized(options, inputs, &output);
+    cli_gguf gguf;
+    memset(&gguf, 0, sizeof gguf);
+    char layout[32], label[1200];
+    if (from_gguf) {
+        rc = cli_gguf_open(options[OPT_GGUF].value, &gguf);
+        if (rc == 0) rc = gguf_data(options, &gguf, &inputs[INPUT_DATA], layout, label, sizeof label);
+    }
+    if (rc == 0) rc = run_gather_quantized(options, inputs, &output);
+    if (from_gguf) inputs[INPUT_DATA].bytes = NULL; /* the mapping's, not the heap's */
+    cli_gguf_close(&gguf);
     cli_tensor_free(&output);
     for (int i = 0; i < INPUT_COUNT; ++i) cli_tensor_free(&inputs[i]);
     return rc;

@@ -11,6 +11,7 @@ int cmd_devices(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_gguf(int argc, char **argv);
 
 /* Open a context on a device spec (NULL: CLGATHER_DEVICE or the default). Returns 0 or
  * CLI_EXIT_REFUSED with the failure recorded. */

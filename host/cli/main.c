@@ -22,6 +22,9 @@ static const char usage_text[] =
     "                  [--zero-points Z.npy [--zero-points-shape SHAPE]] [--bits 4|8] [--block-size N]\n"
     "                  [--gather-axis N] [--quantize-axis N] [--output-type f32|f16|bf16]\n"
     "                  [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather gather-quantized --gguf FILE --tensor NAME --indices I.npy [--gather-axis N]\n"
+    "                  [--output-type f32|f16|bf16] [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather gguf FILE   (a GGUF file's tensors: name, ggml type, shape, bytes)\n"
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
     "  clgather conformance [--device SPEC] DIR...   (single-node ONNX models of the family)\n"
@@ -76,6 +79,8 @@ int main(int argc, char **argv)
             rc = cmd_conformance(rest, rest_argv);
         } else if (strcmp(command, "tune") == 0) {
             rc = cmd_tune(rest, rest_argv);
+        } else if (strcmp(command, "gguf") == 0) {
+            rc = cmd_gguf(rest, rest_argv);
         } else {
             rc = cli_fail(CLI_EXIT_USAGE, "unknown command '%s' (see 'clgather --help')", command);
         }
