@@ -11,14 +11,14 @@
 #include <unistd.h>
 
 static const cli_gguf_type types[] = {
-    {0, "f32", 1, 4},          {1, "f16", 1, 2},        {2, "q4_0", 32, 18},     {3, "q4_1", 32, 20},
-    {6, "q5_0", 32, 22},       {7, "q5_1", 32, 24},     {8, "q8_0", 32, 34},     {9, "q8_1", 32, 36},
-    {10, "q2_K", 256, 84},     {11, "q3_K", 256, 110},  {12, "q4_K", 256, 144},  {13, "q5_K", 256, 176},
-    {14, "q6_K", 256, 210},    {15, "q8_K", 256, 292},  {16, "iq2_xxs", 256, 66}, {17, "iq2_xs", 256, 74},
-    {18, "iq3_xxs", 256, 98},  {19, "iq1_s", 256, 50},  {20, "iq4_nl", 32, 18},  {21, "iq3_s", 256, 110},
-    {22, "iq2_s", 256, 82},    {23, "iq4_xs", 256, 136}, {24, "i8", 1, 1},       {25, "i16", 1, 2},
-    {26, "i32", 1, 4},         {27, "i64", 1, 8},       {28, "f64", 1, 8},       {29, "iq1_m", 256, 56},
-    {30, "bf16", 1, 2},        {34, "tq1_0", 256, 54},  {35, "tq2_0", 256, 66},  {39, "mxfp4", 32, 17},
+    {0, "f32", 1, 4},         {1, "f16", 1, 2},         {2, "q4_0", 32, 18},      {3, "q4_1", 32, 20},
+    {6, "q5_0", 32, 22},      {7, "q5_1", 32, 24},      {8, "q8_0", 32, 34},      {9, "q8_1", 32, 36},
+    {10, "q2_K", 256, 84},    {11, "q3_K", 256, 110},   {12, "q4_K", 256, 144},   {13, "q5_K", 256, 176},
+    {14, "q6_K", 256, 210},   {15, "q8_K", 256, 292},   {16, "iq2_xxs", 256, 66}, {17, "iq2_xs", 256, 74},
+    {18, "iq3_xxs", 256, 98}, {19, "iq1_s", 256, 50},   {20, "iq4_nl", 32, 18},   {21, "iq3_s", 256, 110},
+    {22, "iq2_s", 256, 82},   {23, "iq4_xs", 256, 136}, {24, "i8", 1, 1},         {25, "i16", 1, 2},
+    {26, "i32", 1, 4},        {27, "i64", 1, 8},        {28, "f64", 1, 8},        {29, "iq1_m", 256, 56},
+    {30, "bf16", 1, 2},       {34, "tq1_0", 256, 54},   {35, "tq2_0", 256, 66},   {39, "mxfp4", 32, 17},
 };
 
 const cli_gguf_type *cli_gguf_type_of(uint32_t id)
@@ -30,8 +30,8 @@ const cli_gguf_type *cli_gguf_type_of(uint32_t id)
 
 enum {
     GGUF_DEFAULT_ALIGNMENT = 32,
-    MAX_NAME_BYTES = 1024,   /* a tensor name or metadata key longer than this is not a model's */
-    MAX_ARRAY_NESTING = 8,   /* arrays of arrays of ...: deeper is refused, not recursed into */
+    MAX_NAME_BYTES = 1024, /* a tensor name or metadata key longer than this is not a model's */
+    MAX_ARRAY_NESTING = 8, /* arrays of arrays of ...: deeper is refused, not recursed into */
     VALUE_STRING = 8,
     VALUE_ARRAY = 9,
     VALUE_TYPE_COUNT = 13,
@@ -78,8 +78,8 @@ static int read_string(reader *r, const char *what, const unsigned char **text, 
 {
     if (read_u64(r, what, length) != 0) return CLI_EXIT_REFUSED;
     if (*length > r->size - r->at)
-        return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': %s at byte %zu claims %llu bytes; %zu remain", r->path,
-                        what, r->at - 8, (unsigned long long)*length, r->size - r->at);
+        return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': %s at byte %zu claims %llu bytes; %zu remain", r->path, what,
+                        r->at - 8, (unsigned long long)*length, r->size - r->at);
     *text = r->bytes + r->at;
     r->at += (size_t)*length;
     return 0;
@@ -140,9 +140,10 @@ static int skip_value(reader *r, uint32_t type, int depth, const char *key)
 static int check_name(const reader *r, const char *what, size_t at, const unsigned char *text, uint64_t length)
 {
     if (length == 0 || length > MAX_NAME_BYTES || memchr(text, 0, (size_t)length))
-        return cli_fail(CLI_EXIT_REFUSED,
-                        "GGUF file '%s': the %s at byte %zu is %s", r->path, what, at,
-                        length == 0 ? "empty" : length > MAX_NAME_BYTES ? "longer than 1024 bytes" : "not text (a NUL in it)");
+        return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': the %s at byte %zu is %s", r->path, what, at,
+                        length == 0               ? "empty"
+                        : length > MAX_NAME_BYTES ? "longer than 1024 bytes"
+                                                  : "not text (a NUL in it)");
     return 0;
 }
 
@@ -199,9 +200,12 @@ static int read_tensor_info(reader *r, cli_gguf_tensor *t, char **name_storage, 
     int overflow = 0;
     for (uint32_t d = 0; d < rank; ++d) {
         if (read_u64(r, "a tensor's dimensions", &dims[d]) != 0) return CLI_EXIT_REFUSED;
-        if (dims[d] > (uint64_t)INT64_MAX) overflow = 1;
-        else if (dims[d] != 0 && elements > (uint64_t)INT64_MAX / dims[d]) overflow = 1;
-        else elements *= dims[d];
+        if (dims[d] > (uint64_t)INT64_MAX)
+            overflow = 1;
+        else if (dims[d] != 0 && elements > (uint64_t)INT64_MAX / dims[d])
+            overflow = 1;
+        else
+            elements *= dims[d];
         t->shape[rank - 1 - d] = (int64_t)dims[d]; /* GGUF lists the innermost dimension first */
     }
     if (overflow)
@@ -211,8 +215,9 @@ static int read_tensor_info(reader *r, cli_gguf_tensor *t, char **name_storage, 
         return CLI_EXIT_REFUSED;
     t->type = cli_gguf_type_of(type_id);
     if (!t->type)
-        return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': tensor '%s' has ggml type %u, which this reader does not know",
-                        r->path, t->name, type_id);
+        return cli_fail(CLI_EXIT_REFUSED,
+                        "GGUF file '%s': tensor '%s' has ggml type %u, which this reader does not know", r->path,
+                        t->name, type_id);
     if (dims[0] % t->type->block_values != 0)
         return cli_fail(CLI_EXIT_REFUSED,
                         "GGUF file '%s': tensor '%s' is %s, blocks of %u values, but its rows hold %llu values",
@@ -254,8 +259,10 @@ static int parse(reader *r, cli_gguf *g)
         return cli_fail(CLI_EXIT_REFUSED, "'%s' is not a GGUF file (it does not start with \"GGUF\")", r->path);
     if (read_u32(r, "the header", &g->version) != 0) return CLI_EXIT_REFUSED;
     if ((g->version & 0xFFFFu) == 0)
-        return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s' is big-endian (version field 0x%08x); only little-endian "
-                        "files are read", r->path, g->version);
+        return cli_fail(CLI_EXIT_REFUSED,
+                        "GGUF file '%s' is big-endian (version field 0x%08x); only little-endian "
+                        "files are read",
+                        r->path, g->version);
     if (g->version != 2 && g->version != 3)
         return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s' is version %u; versions 2 and 3 are read", r->path,
                         g->version);
@@ -263,9 +270,10 @@ static int parse(reader *r, cli_gguf *g)
         return CLI_EXIT_REFUSED;
     /* a metadata entry takes at least 13 bytes (key length, one key byte, type), a tensor entry 33 */
     if (g->metadata_count > (r->size - r->at) / 13 || g->tensor_count > (r->size - r->at) / 33)
-        return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s' claims %llu metadata entries and %llu tensors; its %zu bytes "
-                        "cannot hold them", r->path, (unsigned long long)g->metadata_count,
-                        (unsigned long long)g->tensor_count, r->size);
+        return cli_fail(CLI_EXIT_REFUSED,
+                        "GGUF file '%s' claims %llu metadata entries and %llu tensors; its %zu bytes "
+                        "cannot hold them",
+                        r->path, (unsigned long long)g->metadata_count, (unsigned long long)g->tensor_count, r->size);
     g->alignment = GGUF_DEFAULT_ALIGNMENT;
     if (read_metadata(r, g) != 0) return CLI_EXIT_REFUSED;
 
@@ -291,13 +299,16 @@ static int parse(reader *r, cli_gguf *g)
     for (uint64_t k = 0; k < g->tensor_count && rc == 0; ++k) {
         cli_gguf_tensor *t = &g->tensors[k];
         if (offsets[k] % g->alignment != 0)
-            rc = cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': tensor '%s' starts at offset %llu, not a multiple of "
-                          "the alignment %llu", r->path, t->name, (unsigned long long)offsets[k],
-                          (unsigned long long)g->alignment);
-        else if (offsets[k] > r->size || t->bytes > r->size - offsets[k] || data_start > r->size - offsets[k] - t->bytes)
-            rc = cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': tensor '%s' (%llu bytes at offset %llu of the data from "
-                          "byte %llu) runs past the end of the file (%zu bytes)", r->path, t->name,
-                          (unsigned long long)t->bytes, (unsigned long long)offsets[k],
+            rc = cli_fail(CLI_EXIT_REFUSED,
+                          "GGUF file '%s': tensor '%s' starts at offset %llu, not a multiple of "
+                          "the alignment %llu",
+                          r->path, t->name, (unsigned long long)offsets[k], (unsigned long long)g->alignment);
+        else if (offsets[k] > r->size || t->bytes > r->size - offsets[k] ||
+                 data_start > r->size - offsets[k] - t->bytes)
+            rc = cli_fail(CLI_EXIT_REFUSED,
+                          "GGUF file '%s': tensor '%s' (%llu bytes at offset %llu of the data from "
+                          "byte %llu) runs past the end of the file (%zu bytes)",
+                          r->path, t->name, (unsigned long long)t->bytes, (unsigned long long)offsets[k],
                           (unsigned long long)data_start, r->size);
         else
             t->offset = data_start + offsets[k];

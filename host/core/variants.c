@@ -3,8 +3,9 @@
 #include <string.h>
 
 static const clg_variant registry[CLG_VARIANT_COUNT] = {
-    [CLG_VARIANT_ROW_RUNS] = {"row-runs", CLG_FAMILY_ROWS, CLG_MAPPING_RUNS, "gather_rows_cpu.cl, gather_nd_rows_cpu.cl",
-                              "gather_row_runs", "-DSTREAM=0|1 (the tuning's stream thresholds)",
+    [CLG_VARIANT_ROW_RUNS] = {"row-runs", CLG_FAMILY_ROWS, CLG_MAPPING_RUNS,
+                              "gather_rows_cpu.cl, gather_nd_rows_cpu.cl", "gather_row_runs",
+                              "-DSTREAM=0|1 (the tuning's stream thresholds)",
                               "runs mapping: rows of several moves, or a data axis of length 0"},
     [CLG_VARIANT_ROW_RUNS_ONE_UNIT] = {"row-runs-one-unit", CLG_FAMILY_ROWS, CLG_MAPPING_RUNS,
                                        "gather_rows_cpu.cl, gather_nd_rows_cpu.cl", "gather_row_runs_u1",
@@ -14,8 +15,7 @@ static const clg_variant registry[CLG_VARIANT_COUNT] = {
                                "gather_rows_gpu.cl, gather_nd_rows_gpu.cl", "gather_row_units", "",
                                "adjacent mapping: wherever staging does not pay"},
     [CLG_VARIANT_STAGED_UNITS] = {"staged-units", CLG_FAMILY_ROWS, CLG_MAPPING_ADJACENT,
-                                  "gather_rows_gpu.cl, gather_nd_rows_gpu.cl", "gather_staged_units",
-                                  "-DSLAB_WIDE=0|1",
+                                  "gather_rows_gpu.cl, gather_nd_rows_gpu.cl", "gather_staged_units", "-DSLAB_WIDE=0|1",
                                   "adjacent mapping: rows of one move whose slab fits in on-chip local memory "
                                   "and repays loading it (core/local_staging.h)"},
     [CLG_VARIANT_ELEMENTS_RUNS] = {"elements-runs", CLG_FAMILY_ELEMENTS, CLG_MAPPING_RUNS, "gather_elements_cpu.cl",

@@ -36,7 +36,7 @@ typedef enum clg_variant_id {
 } clg_variant_id;
 
 typedef struct clg_variant {
-    const char *name;   /* what tests and the benchmark call it */
+    const char *name; /* what tests and the benchmark call it */
     clg_variant_family family;
     clg_mapping mapping;
     const char *program; /* kernels_cl/ source it is built from */

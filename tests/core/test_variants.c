@@ -97,8 +97,8 @@ START_TEST(forced_variants_run_where_they_apply)
     clg_testing_forget_variant(ctx);
     clg_status ref, st;
     if (fc->elements) {
-        const clg_gather_elements_desc d = support_elements_desc(CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, data_shape,
-                                                                 CLG_I32, index_shape, fc->axis);
+        const clg_gather_elements_desc d =
+            support_elements_desc(CLG_OV_GATHER_ELEMENTS_6, CLG_F32, 2, data_shape, CLG_I32, index_shape, fc->axis);
         ref = clg_gather_elements_reference(&d, data, data_bytes, indices, index_count * 4, want, out_bytes);
         st = clg_gather_elements(ctx, &d, data, data_bytes, indices, index_count * 4, got, out_bytes);
     } else {
@@ -138,8 +138,7 @@ START_TEST(a_forced_variant_keeps_to_its_family)
                      CLG_SUCCESS);
     const int ran = clg_variant_find(clg_testing_last_variant(ctx));
     ck_assert_int_ge(ran, 0);
-    ck_assert_int_eq(clg_variant_get((clg_variant_id)ran)->mapping,
-                     adjacent ? CLG_MAPPING_ADJACENT : CLG_MAPPING_RUNS);
+    ck_assert_int_eq(clg_variant_get((clg_variant_id)ran)->mapping, adjacent ? CLG_MAPPING_ADJACENT : CLG_MAPPING_RUNS);
     ck_assert_int_eq(clg_testing_force_variant(ctx, NULL), CLG_SUCCESS);
 }
 END_TEST
