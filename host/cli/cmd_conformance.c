@@ -92,6 +92,16 @@ static int is_directory(const char *path)
     return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
+/* The folder a file is in ("." for a bare name), in folder (CLI_PATH_CAPACITY bytes). */
+static const char *folder_of(const char *path, char *folder)
+{
+    snprintf(folder, CLI_PATH_CAPACITY, "%s", path);
+    char *slash = strrchr(folder, '/');
+    if (!slash) return ".";
+    *slash = '\0';
+    return folder;
+}
+
 /* Load the TensorProto of a .pb file (4-bit tensors packed, their logical type in *packed). */
 static int load_pb_tensor_packed(const char *path, cli_tensor *out, onnx_packed_info *packed)
 {
@@ -101,7 +111,9 @@ static int load_pb_tensor_packed(const char *path, cli_tensor *out, onnx_packed_
     char where[CLI_PATH_CAPACITY + 16];
     snprintf(where, sizeof where, "tensor '%s'", path);
     proto_bytes message = {file, len};
-    int rc = onnx_parse_tensor_packed(where, message, out, NULL, packed);
+    /* a .pb's external data lies beside it, in the data set's folder */
+    char folder[CLI_PATH_CAPACITY];
+    int rc = onnx_parse_tensor_packed(where, message, folder_of(path, folder), out, NULL, packed);
     free(file);
     return rc;
 }
@@ -119,7 +131,10 @@ static int load_node_input(const char *model_path, const char *set_dir, const on
             char where[CLI_PATH_CAPACITY + 300];
             snprintf(where, sizeof where, "model '%s': initializer '%.*s'", model_path,
                      (int)(name.len > 200 ? 200 : name.len), (const char *)name.data);
-            return onnx_parse_tensor_packed(where, model->initializers[i], out, NULL, packed);
+            /* external data lies beside the model */
+            char folder[CLI_PATH_CAPACITY];
+            return onnx_parse_tensor_packed(where, model->initializers[i], folder_of(model_path, folder), out, NULL,
+                                            packed);
         }
     for (int k = 0; k < model->feed_count; ++k)
         if (model->feeds[k].len == name.len && memcmp(model->feeds[k].data, name.data, name.len) == 0) {

@@ -2,6 +2,7 @@
 
 #include "byte_order.h"
 #include "cli_error.h"
+#include "onnx_external.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +45,7 @@ enum {
 enum { ATTRIBUTE_TYPE_INT = 2 };
 /* TensorProto.DataType of the 4-bit types, read only where packed tensors are accepted */
 enum { ONNX_UINT4 = 21, ONNX_INT4 = 22 };
+enum { LOCATION_DEFAULT = 0, LOCATION_EXTERNAL = 1 };
 
 /* TensorProto.DataType values and the clg_dtype each maps to. */
 static const struct {
@@ -464,11 +466,11 @@ static int element_wire_type_of(uint32_t field_number)
 
 int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name)
 {
-    return onnx_parse_tensor_packed(where, message, out, name, NULL);
+    return onnx_parse_tensor_packed(where, message, NULL, out, name, NULL);
 }
 
-int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name,
-                             onnx_packed_info *packed)
+int onnx_parse_tensor_packed(const char *where, proto_bytes message, const char *base_dir, cli_tensor *out,
+                             proto_bytes *name, onnx_packed_info *packed)
 {
     memset(out, 0, sizeof *out);
     if (packed) memset(packed, 0, sizeof *packed);
@@ -481,6 +483,9 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
     int64_t typed_counts[16] = {0};
     int raw_seen = 0, got;
     proto_bytes raw = {NULL, 0};
+    onnx_external external;
+    memset(&external, 0, sizeof external);
+    uint64_t data_location = LOCATION_DEFAULT;
     if (name) {
         name->data = NULL;
         name->len = 0;
@@ -521,10 +526,17 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
         }
         case TENSOR_STRING_DATA: return fail_at(&src, "TensorProto", &r, "string tensors are not supported");
         case TENSOR_SEGMENT: return fail_at(&src, "TensorProto", &r, "segmented tensors are not supported");
-        case TENSOR_EXTERNAL_DATA: return fail_at(&src, "TensorProto", &r, "external data is not supported");
+        case TENSOR_EXTERNAL_DATA: {
+            if (f.wire_type != PROTO_BYTES) return wire_mismatch(&src, "TensorProto", &r, &f);
+            const char *why = onnx_external_entry(&external, f.bytes);
+            if (why) return fail_at(&src, "TensorProto", &r, why);
+            break;
+        }
         case TENSOR_DATA_LOCATION:
             if (f.wire_type != PROTO_VARINT) return wire_mismatch(&src, "TensorProto", &r, &f);
-            if (f.number_value != 0) return fail_at(&src, "TensorProto", &r, "external data is not supported");
+            if (f.number_value > LOCATION_EXTERNAL)
+                return fail_at(&src, "TensorProto", &r, "data_location is neither DEFAULT (0) nor EXTERNAL (1)");
+            data_location = f.number_value;
             break;
         case TENSOR_NAME:
             if (f.wire_type != PROTO_BYTES) return wire_mismatch(&src, "TensorProto", &r, &f);
@@ -541,9 +553,25 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
     }
     if (got < 0) return fail_at(&src, "TensorProto", &r, r.error);
 
+    /* external data stands for raw_data: its bytes are read once the shape has said how many */
+    const int from_external = data_location == LOCATION_EXTERNAL;
+    if (external.entries && !from_external)
+        return fail_at(&src, "TensorProto", &r, "external_data entries, but data_location is not EXTERNAL");
+    if (from_external) {
+        if (raw_seen) return fail_at(&src, "TensorProto", &r, "both raw_data and external data are given");
+        char reason[4400];
+        const char *why = onnx_external_resolve(&external, base_dir, reason, sizeof reason);
+        if (why) return fail_at(&src, "TensorProto", &r, why);
+        if (external.length > SIZE_MAX) return fail_at(&src, "TensorProto", &r, "external data larger than memory");
+        raw.len = (size_t)external.length;
+        raw_seen = 1;
+    }
+
+    /* 4-bit values from int32_data: one packed byte (two values) an element, checked to be a byte */
+    int bytes_in_int32 = 0;
     if (packed && (data_type == ONNX_UINT4 || data_type == ONNX_INT4)) {
         /* two values a byte, low nibble first: the bytes are kept as they are, u8 [ceil(count / 2)] */
-        if (!raw_seen) return fail_at(&src, "TensorProto", &r, "a 4-bit tensor without raw_data is not supported");
+        bytes_in_int32 = !raw_seen;
         uint64_t count = 0;
         if (cli_shape_size(rank, dims, 1, &count, NULL, NULL) != 0)
             return fail_at(&src, "TensorProto", &r, "the dims' element count overflows");
@@ -577,7 +605,10 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
         if (raw_seen ? raw.len != claimed_bytes : !typed_ok) {
             char reason[160];
             snprintf(reason, sizeof reason, "the payload (%s) does not hold the %llu elements the dims claim",
-                     raw_seen ? "raw_data" : "typed values", (unsigned long long)claimed_count);
+                     from_external ? "external data"
+                     : raw_seen    ? "raw_data"
+                                   : "typed values",
+                     (unsigned long long)claimed_count);
             return fail_at(&src, "TensorProto", &r, reason);
         }
     }
@@ -605,7 +636,15 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
             cli_tensor_free(out);
             return fail_at(&src, "TensorProto", &r, reason);
         }
-        if (raw.len) memcpy(out->bytes, raw.data, raw.len);
+        if (from_external) {
+            const char *why = raw.len ? onnx_external_read(&external, out->bytes) : NULL;
+            if (why) {
+                cli_tensor_free(out);
+                return fail_at(&src, "TensorProto", &r, why);
+            }
+        } else if (raw.len) {
+            memcpy(out->bytes, raw.data, raw.len);
+        }
         if (!cli_host_is_little_endian()) {
             size_t word = clg_dtype_size(type);
             if (type == CLG_C64 || type == CLG_C128) word /= 2;
@@ -628,6 +667,7 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
         if ((int)f.number != wanted_field) continue;
         int element_wire = element_wire_type_of(f.number);
         if (f.wire_type == element_wire) {
+            if (bytes_in_int32 && f.number_value > 0xFF) break;
             store_value(out, slot++, f.number_value);
             continue;
         }
@@ -643,8 +683,17 @@ int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor 
             } else if (proto_read_varint(&packed, &bits) < 0) {
                 break;
             }
+            if (bytes_in_int32 && bits > 0xFF) break;
             store_value(out, slot++, bits);
         }
+        if (bytes_in_int32 && slot < slots) break;
+    }
+    if (bytes_in_int32 && slot < slots) {
+        char reason[128];
+        snprintf(reason, sizeof reason, "int32_data element %llu of a 4-bit tensor is not a byte (two 4-bit values)",
+                 (unsigned long long)slot);
+        cli_tensor_free(out);
+        return fail_at(&src, "TensorProto", &r, reason);
     }
     return 0;
 }

@@ -1,7 +1,8 @@
 /* The few ONNX protobuf messages the conformance runner needs: ModelProto (opset_import, graph),
  * GraphProto (node, initializer, input, output), NodeProto (a Gather, GatherElements or GatherND, or a
  * com.microsoft GatherBlockQuantized), AttributeProto (int attributes), OperatorSetIdProto and
- * TensorProto (dims, data_type, raw_data and the typed repeated fields; 4-bit tensors from raw_data). */
+ * TensorProto (dims, data_type, raw_data, the typed repeated fields and external data beside the model;
+ * 4-bit tensors from raw_data, int32_data or external data). */
 #ifndef CLI_ONNX_PROTO_H
 #define CLI_ONNX_PROTO_H
 
@@ -46,7 +47,7 @@ const char *onnx_gather_op_name(onnx_gather_op op);
 int onnx_parse_gather_model(const char *where, const unsigned char *file, size_t len, onnx_gather_model *model);
 
 /* Decode a TensorProto into a host tensor (host byte order). name (may be NULL) receives its name.
- * 4-bit tensors are refused. */
+ * 4-bit tensors and external data are refused. */
 int onnx_parse_tensor(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name);
 
 /* The logical type and shape of a 4-bit TensorProto (UINT4, INT4), whose bytes stay packed. */
@@ -56,9 +57,11 @@ typedef struct onnx_packed_info {
     int64_t shape[CLG_MAX_RANK];
 } onnx_packed_info;
 
-/* As onnx_parse_tensor, but a UINT4 or INT4 tensor (raw_data only) is accepted: out receives its
- * packed bytes as u8 [ceil(count / 2)] and packed its logical type and shape. */
-int onnx_parse_tensor_packed(const char *where, proto_bytes message, cli_tensor *out, proto_bytes *name,
-                             onnx_packed_info *packed);
+/* As onnx_parse_tensor, but a UINT4 or INT4 tensor is accepted (raw_data, external data, or int32_data of
+ * one packed byte an element): out receives its packed bytes as u8 [ceil(count / 2)] and packed (may be
+ * NULL, then 4-bit tensors are refused) its logical type and shape. External data is read from
+ * base_dir (the model's folder; NULL refuses it). */
+int onnx_parse_tensor_packed(const char *where, proto_bytes message, const char *base_dir, cli_tensor *out,
+                             proto_bytes *name, onnx_packed_info *packed);
 
 #endif

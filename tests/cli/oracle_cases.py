@@ -2,7 +2,10 @@
 gguf). Writes under OUT:
   ort/<case>/model.onnx + test_data_set_0/{input_0.pb, output_0.pb}: single-node com.microsoft
     GatherBlockQuantized models (data, scales, zero points as initializers; indices fed), the expected
-    output being what ONNX Runtime's CPU execution provider computed;
+    output being what ONNX Runtime's CPU execution provider computed; each tensor encoded as raw_data, as
+    the typed fields (4-bit values two a byte in int32_data, f16 bits in int32_data, float_data,
+    int64_data: what helper.make_tensor writes without raw), or as external data in a file beside the
+    model (onnx.save's save_as_external_data);
   ggml/<case>/{rows.npy, indices.npy, expected.npy}: q4_0 / q8_0 rows quantized by gguf.quants and the
     rows gguf.quants.dequantize gives for the indices.
 Usage: python oracle_cases.py OUT"""
@@ -26,22 +29,41 @@ def pack_nibbles(values):
     return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
 
 
-def quant_tensor(name, kind, values):
-    """A TensorProto for data or zero points: kind 'u4' / 'i4' (logical values), 'u8' (bytes)."""
+def quant_tensor(name, kind, values, typed=False):
+    """A TensorProto for data or zero points: kind 'u4' / 'i4' (logical values), 'u8' (bytes); typed: in
+    int32_data (4-bit values as helper.make_tensor packs them, two a byte an element)."""
     values = np.asarray(values)
     if kind == "u8":
+        if typed:
+            return helper.make_tensor(name, TensorProto.UINT8, list(values.shape), values.reshape(-1).tolist())
         return numpy_helper.from_array(values.astype(np.uint8), name)
     onnx_type = TensorProto.UINT4 if kind == "u4" else TensorProto.INT4
+    if typed:
+        tensor = helper.make_tensor(name, onnx_type, list(values.shape), values.reshape(-1).tolist())
+        assert not tensor.raw_data and len(tensor.int32_data) == (values.size + 1) // 2
+        return tensor
     return helper.make_tensor(name, onnx_type, list(values.shape), pack_nibbles(values).tobytes(), raw=True)
 
 
-def write_ort_case(case, kind, data, scales, zero_points, indices, attributes):
+def plain_tensor(array, name, typed):
+    """raw_data, or the typed field onnx.proto assigns the type (f16 bits in int32_data)."""
+    if not typed:
+        return numpy_helper.from_array(array, name)
+    onnx_type = helper.np_dtype_to_tensor_dtype(array.dtype)
+    values = array.view(np.uint16) if array.dtype == np.float16 else array
+    tensor = helper.make_tensor(name, onnx_type, list(array.shape), values.reshape(-1).tolist())
+    assert not tensor.raw_data
+    return tensor
+
+
+def write_ort_case(case, kind, data, scales, zero_points, indices, attributes, encoding="raw"):
     directory = os.path.join(OUT, "ort", case)
     os.makedirs(os.path.join(directory, "test_data_set_0"), exist_ok=True)
-    initializers = [quant_tensor("data", kind, data), numpy_helper.from_array(scales, "scales")]
+    typed = encoding == "typed"
+    initializers = [quant_tensor("data", kind, data, typed), plain_tensor(scales, "scales", typed)]
     node_inputs = ["data", "indices", "scales"]
     if zero_points is not None:
-        initializers.append(quant_tensor("zero_points", kind, zero_points))
+        initializers.append(quant_tensor("zero_points", kind, zero_points, typed))
         node_inputs.append("zero_points")
     node = helper.make_node("GatherBlockQuantized", node_inputs, ["output"], domain="com.microsoft", **attributes)
     index_type = TensorProto.INT64 if indices.dtype == np.int64 else TensorProto.INT32
@@ -52,10 +74,16 @@ def write_ort_case(case, kind, data, scales, zero_points, indices, attributes):
     model.ir_version = 10
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     (output,) = session.run(None, {"indices": indices})
-    onnx.save(model, os.path.join(directory, "model.onnx"))
-    for name, array in (("input_0.pb", indices), ("output_0.pb", output)):
-        with open(os.path.join(directory, "test_data_set_0", name), "wb") as f:
-            f.write(numpy_helper.from_array(np.asarray(array)).SerializeToString())
+    if encoding == "external":
+        onnx.save(model, os.path.join(directory, "model.onnx"), save_as_external_data=True,
+                  all_tensors_to_one_file=True, location="weights.bin", size_threshold=0)
+        assert os.path.getsize(os.path.join(directory, "weights.bin")) > 0
+    else:
+        onnx.save(model, os.path.join(directory, "model.onnx"))
+    with open(os.path.join(directory, "test_data_set_0", "input_0.pb"), "wb") as f:
+        f.write(plain_tensor(np.asarray(indices), "indices", typed).SerializeToString())
+    with open(os.path.join(directory, "test_data_set_0", "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(np.asarray(output)).SerializeToString())
 
 
 def random_scales(shape, dtype):
@@ -97,6 +125,21 @@ def ort_cases():
     write_ort_case("u8_bits8_zero_points_default_block", "u8", data, random_scales((4, 2), np.float16),
                    rng.integers(0, 256, (4, 2)), np.array([3, 0, 2], np.int64), dict(gather_axis=0, quantize_axis=1,
                                                                                     bits=8))
+    # every other encoding onnx.proto allows: the typed fields (4-bit values in int32_data, f16 scales as
+    # int32_data bits, f32 scales in float_data, indices in int64_data / int32_data), and external data
+    for encoding in ("typed", "external"):
+        data = rng.integers(0, 16, size=(8, 64))
+        write_ort_case(f"u4_zero_points_f32_{encoding}", "u4", data, random_scales((8, 4), np.float32),
+                       rng.integers(0, 16, (8, 4)), np.array([7, 0, 3, 3, -1], np.int64),
+                       dict(gather_axis=0, quantize_axis=1, block_size=16), encoding)
+        data = rng.integers(-8, 8, size=(3, 6, 63))  # an odd count: the last byte holds one value
+        write_ort_case(f"i4_rank3_f16_odd_{encoding}", "i4", data, random_scales((3, 6, 2), np.float16), None,
+                       np.array([[5, 1], [0, -6]], np.int32), dict(gather_axis=1, quantize_axis=2, block_size=32),
+                       encoding)
+        data = rng.integers(0, 256, size=(10, 32))
+        write_ort_case(f"u8_bits4_zero_points_{encoding}", "u8", data, random_scales((10, 4), np.float16),
+                       rng.integers(0, 256, (10, 2)), np.array([9, 4, 0, -10], np.int64),
+                       dict(gather_axis=0, quantize_axis=1, block_size=16, bits=4), encoding)
 
 
 def ggml_cases():
@@ -116,6 +159,55 @@ def ggml_cases():
         np.save(os.path.join(directory, "expected.npy"), expected)
 
 
+def hostile_cases():
+    """Models whose tensors lie about their encoding, under OUT/hostile/<case>, and hostile.json: the case's
+    fragment of the message that must refuse it."""
+    import json
+    import shutil
+
+    hostile = {}
+
+    def lie(case, source, fragment, change):
+        directory = os.path.join(OUT, "hostile", case)
+        shutil.copytree(os.path.join(OUT, "ort", source), directory)
+        model = onnx.load(os.path.join(directory, "model.onnx"), load_external_data=False)
+        change(next(t for t in model.graph.initializer if t.name == "data"))
+        with open(os.path.join(directory, "model.onnx"), "wb") as f:
+            f.write(model.SerializeToString())
+        hostile[case] = fragment
+
+    def set_entry(key, value):
+        def change(tensor):
+            entries = [e for e in tensor.external_data if e.key != key]
+            del tensor.external_data[:]
+            for e in entries:
+                tensor.external_data.add(key=e.key, value=e.value)
+            tensor.external_data.add(key=key, value=value)
+        return change
+
+    external = "u4_zero_points_f32_external"
+    lie("external_parent_folder", external, "'..' component", set_entry("location", "../weights.bin"))
+    lie("external_absolute", external, "absolute external data location", set_entry("location", "/etc/hostname"))
+    lie("external_missing_file", external, "is not a readable file", set_entry("location", "missing.bin"))
+    lie("external_offset_past_end", external, "past the end", set_entry("offset", "1000000"))
+    lie("external_length_past_end", external, "past the end", set_entry("length", "999999"))
+    lie("external_offset_not_a_count", external, "not a decimal count", set_entry("offset", "12x"))
+    lie("external_length_short", external, "does not hold the", set_entry("length", "255"))
+    lie("external_without_location", external, "is not EXTERNAL",
+        lambda t: t.__setattr__("data_location", TensorProto.DEFAULT))
+
+    def int32_not_a_byte(tensor):
+        tensor.int32_data[3] = 300
+    lie("int32_data_not_a_byte", "u4_zero_points_f32_typed", "is not a byte", int32_not_a_byte)
+
+    def int32_short(tensor):
+        del tensor.int32_data[-1]
+    lie("int32_data_short", "u4_zero_points_f32_typed", "does not hold the", int32_short)
+    with open(os.path.join(OUT, "hostile.json"), "w") as f:
+        json.dump(hostile, f)
+
+
 ort_cases()
 ggml_cases()
+hostile_cases()
 print("oracle_cases.py: onnxruntime", ort.__version__, "onnx", onnx.__version__)

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* a target that prepares something once defines it, as libFuzzer allows */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int replay_file(const char *path)
 {
@@ -51,6 +53,7 @@ static int replay(const char *path, int *count)
 int main(int argc, char **argv)
 {
     int failed = 0, count = 0;
+    if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
     for (int k = 1; k < argc; ++k) failed |= replay(argv[k], &count);
     printf("replayed %d inputs\n", count);
     return failed;
