@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run clgather-bench's cases through CPU peers and print one table.
 
-    bench/setup_peers.sh            # once: makes .venv with numpy, onnx, onnxruntime, openvino, gguf, torch
+    bench/setup_peers.sh            # once: makes .venv with numpy, onnx, onnxruntime, openvino, gguf, ggml, torch
     .venv/bin/python bench/peers.py [--bench build/bench/clgather-bench] [--repeat N] [--case NAME]... [--scale N]
     python3 bench/peers.py --list   # the case names, one a line (needs nothing installed)
 
@@ -18,7 +18,9 @@ ONNX Runtime's GatherElements and OpenVINO's GatherElements-6; for GatherND adva
 and torch, ONNX Runtime's GatherND and OpenVINO's GatherND-8; and a numpy / torch GatherTree written as
 a loop over time steps vectorized over batch and beam. The dequantizing-gather cases (layouts ort-u4,
 ort-u8, ggml-q8_0) run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch
-(gather the packed rows, then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize.
+(gather the packed rows, then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize and
+ggml's own CPU get_rows (ggml-python, which builds ggml from source), on as many threads as clgather has
+cores.
 Each peer is timed like clgather's wall time: median over --repeat runs after warm-up, output
 preallocated where the API allows, caches flushed between runs by copying a scratch array twice the
 last-level cache (at least 64 MiB), as clgather-bench does.
@@ -47,7 +49,7 @@ try:
 except ImportError:  # --list needs no numpy; everything else does
     np = None
 
-SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf"]
+SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf", "ggml"]
 # the table's element type names, as numpy types
 NUMPY_TYPES = {"f32": "float32", "f16": "float16", "u8": "uint8", "i32": "int32", "i64": "int64"}
 
@@ -411,6 +413,35 @@ def gguf_dequant(inp):
     return run, (lambda: holder["o"].reshape(idx.size, -1))
 
 
+def ggml_get_rows(inp):
+    """ggml's CPU get_rows (the op llama.cpp runs for token embeddings) on the q8_0 table, one graph
+    computed on every core this process may use; the table is copied into ggml's context once (not timed)."""
+    import ctypes
+
+    import ggml
+    blocks, idx = inp["blocks"], inp["idx"].astype(np.int32)
+    rows, values = blocks.shape[0], blocks.shape[1] * 32
+    table_bytes = blocks.nbytes
+    params = ggml.ggml_init_params(mem_size=table_bytes + idx.size * values * 4 + idx.nbytes + 64 * 1024 * 1024,
+                                   mem_buffer=None, no_alloc=False)
+    ctx = ggml.ggml_init(params)
+    table = ggml.ggml_new_tensor_2d(ctx, ggml.GGML_TYPE_Q8_0, values, rows)
+    ctypes.memmove(ggml.ggml_get_data(table), np.ascontiguousarray(blocks).ctypes.data, table_bytes)
+    ids = ggml.ggml_new_tensor_1d(ctx, ggml.GGML_TYPE_I32, idx.size)
+    ctypes.memmove(ggml.ggml_get_data(ids), idx.ctypes.data, idx.nbytes)
+    out = ggml.ggml_get_rows(ctx, table, ids)
+    graph = ggml.ggml_new_graph(ctx)
+    ggml.ggml_build_forward_expand(graph, out)
+    threads = len(os.sched_getaffinity(0))
+    result = np.ctypeslib.as_array(ctypes.cast(ggml.ggml_get_data(out), ctypes.POINTER(ctypes.c_float)),
+                                   shape=(idx.size, values))
+    inp.setdefault("keep", []).append(ctx)  # the context lives as long as the case's inputs
+
+    def run():
+        ggml.ggml_graph_compute_with_ctx(ctx, graph, threads)
+    return run, (lambda: result)
+
+
 # ---- peers for GatherElements and GatherND ------------------------------------------------------------
 # (data, idx, kind, attr): kind "elements" with the axis, or "nd" with batch_dims
 
@@ -570,6 +601,7 @@ def case_inputs(case):
         makers = {"numpy": numpy_dequant, "torch": torch_dequant, "onnxruntime": ort_dequant}
         if qin["kind"] == "q8_0":
             makers["gguf"] = gguf_dequant
+            makers["ggml"] = ggml_get_rows
         return (qin,), makers, fnv1a(qin["idx"])
     data, idx = make_gather_inputs(case)
     makers = {"numpy": numpy_gather, "torch": torch_gather, "onnxruntime": ort_gather, "openvino": ov_gather}
@@ -634,12 +666,13 @@ def main():
     clg_cases = {c["name"]: c for c in clg["cases"]}
 
     versions = {"numpy": np.__version__}
-    for mod, key in (("torch", "torch"), ("onnxruntime", "onnxruntime"), ("openvino", "openvino"), ("gguf", "gguf")):
+    for mod, key in (("torch", "torch"), ("onnxruntime", "onnxruntime"), ("openvino", "openvino"), ("gguf", "gguf"),
+                     ("ggml", "ggml-python")):
         try:
             versions[key] = __import__(mod).__version__
         except AttributeError:
             from importlib.metadata import version
-            versions[key] = version(mod)
+            versions[key] = version(key)
         except Exception as e:  # noqa: BLE001
             versions[key] = f"unavailable ({e.__class__.__name__})"
     try:
