@@ -3,11 +3,12 @@
  * (q4_1, q5_1) q * d + m, the product and then the sum each rounded to f32 (contraction is off), so
  * that the results equal the CPU reference's and gguf.quants.dequantize's bits.
  *
- * One program serves every format: the format is a kernel argument (dequant_params.ggml), a uniform
- * branch once a block costs less than a build per format. The loop over a whole slab switches on it
- * once (dequant_slab_ggml), so each format's inner loop is constant-format code. A block's d and m are
- * f16: widened, a finite one is a normal f32 or zero, and every product and sum of them is a multiple
- * of 2^-24, never an f32 subnormal; an infinite or NaN d or m takes the exact integer path. Build
+ * One program serves every format: the format is a kernel argument (dequant_params.ggml), whose
+ * uniform branches cost less than a build per format and keep the program near the size of one
+ * format's (per-format copies of this code everywhere doubled a cold build, bench/RESULTS.md); only
+ * the runs mapping's loop over blocks keeps a copy each for q4_0 and q8_0. A block's d and m are f16:
+ * widened, a finite one is a normal f32 or zero, and every product and sum of them is a multiple of
+ * 2^-24, never an f32 subnormal; an infinite or NaN d or m takes the exact integer path. Build
  * options: those of dequant.h and dequant_nibble_table.h. */
 #ifndef CLG_DEQUANT_GGML_H
 #define CLG_DEQUANT_GGML_H
@@ -165,25 +166,37 @@ HOT_INLINE void dequant_ggml_block(int format, __global const uchar *block, __gl
     }
 }
 
-/* U consecutive blocks from `block` into out: one format, a constant where this is inlined. */
-HOT_INLINE void dequant_ggml_blocks(const int format, offset_t U, __global const uchar *block, __global out_bits_t *out)
+/* Values k0 .. k0 + count - 1 (multiples of 8) of the block at `block` into out[k0 ..]. */
+HOT_INLINE void dequant_ggml_piece(int format, __global const uchar *block, __global out_bits_t *out, offset_t k0,
+                                   offset_t count)
 {
-    const uint block_bytes = ggml_block_bytes(format);
-    for (offset_t u = 0; u < U; ++u, block += block_bytes, out += 32) dequant_ggml_block(format, block, out);
+    if (count == 32) {
+        dequant_ggml_block(format, block, out);
+        return;
+    }
+    for (offset_t k = k0; k < k0 + count; k += 8) dequant_ggml_eighth(format, block, (int)(k / 8), out + k);
 }
 
-/* A whole slab of U blocks, the first `first_block`, into out_slab: the format chosen once. */
-HOT_INLINE void dequant_slab_ggml(int format, offset_t U, offset_t first_block, __global const uchar *data,
-                                  __global out_bits_t *out_slab)
+/* `count` consecutive blocks from block `first` of data into out; a constant format where inlined. */
+HOT_INLINE void dequant_ggml_blocks(int format, offset_t first, offset_t count, __global const uchar *data,
+                                    __global out_bits_t *out)
 {
-    switch (format) {
-    case GGML_Q4_0: dequant_ggml_blocks(GGML_Q4_0, U, data + first_block * 18u, out_slab); break;
-    case GGML_Q8_0: dequant_ggml_blocks(GGML_Q8_0, U, data + first_block * 34u, out_slab); break;
-    case GGML_Q4_1: dequant_ggml_blocks(GGML_Q4_1, U, data + first_block * 20u, out_slab); break;
-    case GGML_Q5_0: dequant_ggml_blocks(GGML_Q5_0, U, data + first_block * 22u, out_slab); break;
-    case GGML_Q5_1: dequant_ggml_blocks(GGML_Q5_1, U, data + first_block * 24u, out_slab); break;
-    default: dequant_ggml_blocks(GGML_IQ4_NL, U, data + first_block * 18u, out_slab); break;
-    }
+    const uint block_bytes = ggml_block_bytes(format);
+    __global const uchar *block = data + first * block_bytes;
+    for (offset_t u = 0; u < count; ++u, block += block_bytes, out += 32) dequant_ggml_block(format, block, out);
+}
+
+/* The same, the format an argument: q4_0 and q8_0 (the formats most tables ship) each have their own
+ * loop, the other formats share one that tests the format as it goes. */
+HOT_INLINE void dequant_ggml_run(int format, offset_t first, offset_t count, __global const uchar *data,
+                                 __global out_bits_t *out)
+{
+    if (format == GGML_Q4_0)
+        dequant_ggml_blocks(GGML_Q4_0, first, count, data, out);
+    else if (format == GGML_Q8_0)
+        dequant_ggml_blocks(GGML_Q8_0, first, count, data, out);
+    else
+        dequant_ggml_blocks(format, first, count, data, out);
 }
 
 #endif /* CLG_DEQUANT_GGML_H */

@@ -88,12 +88,7 @@ HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __gl
                                    offset_t count)
 {
     if (GGML_BLOCKS(q)) { /* the whole block, or (GPU mapping) eighths of it */
-        __global const uchar *block = data + (sl->first_value + u) * ggml_block_bytes(q->ggml);
-        if (count == 32) {
-            dequant_ggml_block(q->ggml, block, out_unit);
-            return;
-        }
-        for (offset_t k = k0; k < k0 + count; k += 8) dequant_ggml_eighth(q->ggml, block, (int)(k / 8), out_unit + k);
+        dequant_ggml_piece(q->ggml, data + (sl->first_value + u) * ggml_block_bytes(q->ggml), out_unit, k0, count);
         return;
     }
     const offset_t e0 = sl->first_value + unit_start(q, p, b);
@@ -242,7 +237,7 @@ HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __glo
                                   __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
 {
     if (GGML_BLOCKS(q)) {
-        dequant_slab_ggml(q->ggml, q->U, sl->first_value, data, out_slab);
+        dequant_ggml_run(q->ggml, sl->first_value, q->U, data, out_slab);
         return;
     }
 #if USE_NIBBLE_TABLES

@@ -110,7 +110,7 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
      * them (the general form keeps them as arguments, one build for every encoding). The ggml format
      * stays an argument, and the value encodings its blocks do not read are left 0: one program for
-     * the family, each format's slab loop its own code (kernels_cl/dequant_ggml.h). */
+     * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
