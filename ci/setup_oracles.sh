@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Make the virtual environment of the outside oracles the dequantizing-gather tests compare with:
 # ONNX Runtime (com.microsoft.GatherBlockQuantized on its CPU execution provider), the onnx helper API
-# that builds its single-node models, and gguf (llama.cpp's Python package: Q4_0 / Q8_0 quantization
-# and dequantization). Pinned versions, from PyPI; idempotent: a venv that already holds them is left
+# that builds its single-node models, and gguf (llama.cpp's Python package: Q4_0 / Q8_0 quantization,
+# and the dequantization of every ggml layout the tests compare). Pinned versions, from PyPI; idempotent: a venv that already holds them is left
 # alone. Usage: ci/setup_oracles.sh [VENV] (default <repo>/.venv-oracles, gitignored).
 #
 # onnxruntime 1.32.0: its CPU kernel takes uint8 (bits 4 and 8), uint4 and int4 data, f32 and f16

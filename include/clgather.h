@@ -151,7 +151,9 @@ CLG_API const char *clg_version(void);
 
 /** The binary interface this header describes: the layout of its structs, the values of its enums and
  *  codes, and its function signatures. It grows by one with every change to any of them, so code that
- *  loads the library at run time (the Python binding) can refuse a library it does not match. */
+ *  loads the library at run time (the Python binding) can refuse a library it does not match. Values
+ *  appended to an enum (before its _COUNT) leave it: every earlier value keeps its meaning, and a caller
+ *  that names a new one to an older library gets that enum's "invalid" error, never a misreading. */
 #define CLGATHER_ABI_VERSION 1
 
 /** CLGATHER_ABI_VERSION of the header the library was built from. */
@@ -636,10 +638,24 @@ typedef enum clg_quant_layout {
      *  data, a scale per row or per group along the last axis, an optional zero point per scale or one
      *  for the whole table. Out of range: zeros. */
     CLG_QUANT_OV_COMPRESSED,
+    /* ggml's other blocks of 32 values, appended so that the values above keep their meaning. */
+    /** ggml's q4_1 rows: blocks of an f16 scale d, an f16 minimum m and 16 bytes of nibbles q;
+     *  value = q * d + m. Out of range: error. */
+    CLG_QUANT_GGML_Q4_1,
+    /** ggml's q5_0 rows: blocks of an f16 scale d, 4 bytes of fifth bits and 16 bytes of nibbles;
+     *  value = (q - 16) * d for the 5-bit q. Out of range: error. */
+    CLG_QUANT_GGML_Q5_0,
+    /** ggml's q5_1 rows: blocks of f16 d, f16 m, 4 bytes of fifth bits and 16 bytes of nibbles;
+     *  value = q * d + m. Out of range: error. */
+    CLG_QUANT_GGML_Q5_1,
+    /** ggml's iq4_nl rows: blocks of an f16 scale d and 16 bytes of nibbles, each an index into
+     *  ggml's table of 16 non-linear values (kvalues_iq4nl); value = kvalue * d. Out of range: error. */
+    CLG_QUANT_GGML_IQ4_NL,
     CLG_QUANT_LAYOUT_COUNT /**< number of values, not a layout */
 } clg_quant_layout;
 
-/** Name of a layout ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed"), "invalid" if unknown. */
+/** Name of a layout ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed", "ggml-q4_1", "ggml-q5_0",
+ *  "ggml-q5_1", "ggml-iq4_nl"), "invalid" if unknown. */
 CLG_API const char *clg_quant_layout_name(clg_quant_layout layout);
 /** Inverse of clg_quant_layout_name; CLG_QUANT_LAYOUT_INVALID if unknown. */
 CLG_API clg_quant_layout clg_quant_layout_from_name(const char *name);
@@ -677,9 +693,10 @@ typedef struct clg_quant_tensor_desc {
  *     zero_points (optional, data's type): scales' shape, but u8 with bits 4 packs two a byte along
  *     the last axis (ceil(n / 2) bytes a row). Default zero point: 0 for u4 / i4, 8 (bits 4) or 128
  *     (bits 8) for u8. uint8 data needs gather_axis 0 and quantize_axis the last axis.
- *   - CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q8_0: data u8 [..., bytes per row], a row being whole
- *     blocks of 18 (q4_0) or 34 (q8_0) bytes; the output's last dimension is 32 values a block.
- *     No scales, no zero_points; gather_axis any axis but the last.
+ *   - CLG_QUANT_GGML_*: data u8 [..., bytes per row], a row being whole blocks of 32 values: 18
+ *     bytes (q4_0, iq4_nl), 20 (q4_1), 22 (q5_0), 24 (q5_1) or 34 (q8_0); the output's last dimension
+ *     is 32 values a block, each computed as ggml computes it (for q4_1 and q5_1 the product, then the
+ *     sum, each rounded to f32). No scales, no zero_points; gather_axis any axis but the last.
  *   - CLG_QUANT_OV_COMPRESSED: data u8 / i8 / u4 / i4 [..., K]; scales [..., G] (data's other extents)
  *     with G dividing K: a scale per K / G values of a row (G = 1: per row). zero_points (optional,
  *     data's type): scales' shape, or one value for the whole table. */

@@ -5,7 +5,8 @@
  *
  * Build options: SPEC 1 with SPEC_BITS, SPEC_SIGNED, SPEC_SCALES, SPEC_ZP, SPEC_PLACEMENT, SPEC_GGML,
  * SPEC_FAST makes the encodings build-time constants (the host sets it for the fast form, whose inner
- * loops then carry no branch on them; the arguments carry the same values). */
+ * loops then carry no branch on them; the arguments carry the same values). SPEC_GGML is 1 for
+ * every ggml format, the format itself an argument (dequant_ggml.h). */
 #ifndef CLG_DEQUANT_KERNEL_INTERFACE_H
 #define CLG_DEQUANT_KERNEL_INTERFACE_H
 
@@ -48,7 +49,7 @@
                               DEQUANT_ENCODING(SPEC_ZP, zp_mode),              \
                               zp_constant,                                     \
                               DEQUANT_ENCODING(SPEC_PLACEMENT, placement),     \
-                              DEQUANT_ENCODING(SPEC_GGML, ggml),               \
+                              ggml,                                            \
                               DEQUANT_ENCODING(SPEC_FAST, fast)}
 
 #endif /* CLG_DEQUANT_KERNEL_INTERFACE_H */

@@ -67,10 +67,9 @@ HOT_INLINE nibble_values nibble_values_of(int value_signed, int zero_point)
     return v;
 }
 
-/* The table of the outputs (value - zero_point) * s, for a plain scale s. */
-HOT_INLINE nibble_table nibble_table_scaled(const nibble_values *v, float s)
+/* The table of 16 output bits. */
+HOT_INLINE nibble_table nibble_table_of_bits(ushort16 bits)
 {
-    const ushort16 bits = (ushort16)(plain8_bits(v->first * s), plain8_bits(v->second * s));
     nibble_table t;
 #if NIBBLE_WORD_TABLES
     t.bits = bits;
@@ -79,6 +78,19 @@ HOT_INLINE nibble_table nibble_table_scaled(const nibble_values *v, float s)
     t.high = convert_uchar16(bits >> (ushort16)(8));
 #endif
     return t;
+}
+
+/* The table of the outputs (value - zero_point) * s, for a plain scale s. */
+HOT_INLINE nibble_table nibble_table_scaled(const nibble_values *v, float s)
+{
+    return nibble_table_of_bits((ushort16)(plain8_bits(v->first * s), plain8_bits(v->second * s)));
+}
+
+/* The table of the outputs value * s + m (the product rounded, then the sum: ggml's q4_1), for a plain
+ * scale s and a finite m whose sums are never f32 subnormals. */
+HOT_INLINE nibble_table nibble_table_scaled_plus(const nibble_values *v, float s, float m)
+{
+    return nibble_table_of_bits((ushort16)(plain8_bits(v->first * s + m), plain8_bits(v->second * s + m)));
 }
 
 HOT_INLINE nibble_table nibble_table_of(int value_signed, int zero_point, float s)
@@ -155,7 +167,7 @@ HOT_INLINE void store_packed_pairs32_two(const nibble_table *first, const nibble
     store_words_looked_up32(table, packed_pairs_words(packed) | second_half, out, aligned32);
 }
 
-/* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
+/* 32 values of a ggml nibble block's quants (values i and 16 + i in byte i's low and high nibble). */
 HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
     const ushort16 wide = convert_ushort16(packed);
@@ -238,7 +250,7 @@ HOT_INLINE void store_packed_pairs32_two(const nibble_table *first, const nibble
                       aligned32);
 }
 
-/* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
+/* 32 values of a ggml nibble block's quants (values i and 16 + i in byte i's low and high nibble). */
 HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
     const uchar16 low = packed & (uchar16)(15), high = packed >> (uchar16)(4);
@@ -290,7 +302,7 @@ HOT_INLINE void store_packed_pairs32_two(const nibble_table *first, const nibble
     store_nibbles16(second, nibbles_in_order(packed.hi), out + 16);
 }
 
-/* 32 values of a ggml q4_0 block's quants (values i and 16 + i in byte i's low and high nibble). */
+/* 32 values of a ggml nibble block's quants (values i and 16 + i in byte i's low and high nibble). */
 HOT_INLINE void store_ggml_nibbles32(const nibble_table *t, uchar16 packed, __global out_bits_t *out, int aligned32)
 {
     (void)aligned32;

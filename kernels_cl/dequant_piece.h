@@ -1,7 +1,7 @@
 /* Dequantizing a piece of one unit (values sharing a run of scales, dequant_units.h) into the output,
  * the work every mapping of the dequantizing gather hands its work-items. Three forms, chosen once a
  * call by the host (the choice is uniform, so a branch costs nothing beside a build per form):
- *   ggml             one ggml q4_0 / q8_0 block of 32 values, its f16 scale first
+ *   ggml             one ggml block of 32 values (dequant_ggml.h)
  *   fast             values along the last axis, one scale a unit, the unit starting on a whole byte:
  *                    8 values a step, read wide, scaled in float8, narrowed in integer vectors
  *   general          any unit: value by value, scale index s_unit + (k mod zcycle), any nibble parity
@@ -9,6 +9,7 @@
 #ifndef CLG_DEQUANT_PIECE_H
 #define CLG_DEQUANT_PIECE_H
 
+#include "dequant_ggml.h"
 #include "dequant_nibble_table.h"
 #include "dequant_values.h"
 
@@ -19,72 +20,6 @@ inline void zero_piece(__global out_bits_t *out, offset_t k0, offset_t count)
     const offset_t end = k0 + count;
     for (; end - k >= 8; k += 8) vstore8((OUT_VEC8)(0), 0, out + k);
     for (; k < end; ++k) out[k] = 0;
-}
-
-/* ggml formats (the plan's clg_ggml_format): 0 none, q4_0 and q8_0 blocks of 32 values. */
-#define GGML_NONE 0
-#define GGML_Q4_0 1
-#define GGML_Q8_0 2
-
-/* Bytes of one ggml block: its f16 scale, then 32 values of 4 or 8 bits. */
-HOT_INLINE uint ggml_block_bytes(int format) { return format == GGML_Q4_0 ? 18u : 34u; }
-
-/* Eight bytes of a ggml block's quants. */
-HOT_INLINE uchar8 ggml_bytes8(__global const uchar *at)
-{
-#if ALIGNED8 /* blocks start on even bytes: four 2-byte loads instead of eight */
-    return as_uchar8(vload4(0, (__global const ushort *)at));
-#else
-    return vload8(0, at);
-#endif
-}
-
-/* Eight values of a ggml block from its quants at `quants`: q4_0 values 8h .. 8h + 7 (h < 2) are the
- * low nibbles of bytes 8h .. 8h + 7 and values 16 + 8h .. the high ones, each minus 8; q8_0 values are
- * int8. */
-HOT_INLINE int8 ggml_values8(int format, __global const uchar *quants, int eighth)
-{
-    if (format == GGML_Q4_0) {
-        const uchar8 packed = ggml_bytes8(quants + 8 * (eighth & 1));
-        return convert_int8(eighth < 2 ? packed & (uchar8)(15) : packed >> (uchar8)(4)) - 8;
-    }
-    return convert_int8(as_char8(ggml_bytes8(quants + 8 * eighth)));
-}
-
-/* Values 8*eighth .. 8*eighth + 7 of the ggml block at `block` into out[0 .. 7]. */
-HOT_INLINE void dequant_ggml_eighth(int format, __global const uchar *block, int eighth, __global out_bits_t *out)
-{
-    const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
-    const int8 q = ggml_values8(format, block + 2, eighth);
-    if (scale_is_plain(scale)) {
-        store_plain8(convert_float8(q) * as_float(scale), out);
-        return;
-    }
-    for (int k = 0; k < 8; ++k) out[k] = to_output_exact(product_in_integers(((const int *)&q)[k], scale));
-}
-
-/* One ggml block: out[0 .. 31] from the block at `block` (its f16 scale, then its quants). */
-HOT_INLINE void dequant_ggml_block(int format, __global const uchar *block, __global out_bits_t *out)
-{
-    const uint scale = f16_to_f32_bits((uint)block[0] | ((uint)block[1] << 8));
-    if (scale_is_plain(scale)) {
-        const float s = as_float(scale);
-#if USE_NIBBLE_TABLES
-        if (format == GGML_Q4_0) {
-            const nibble_table t = nibble_table_of(0, 8, s);
-            store_ggml_nibbles32(&t, vload16(0, block + 2), out, 0);
-            return;
-        }
-#endif
-        for (int eighth = 0; eighth < 4; ++eighth)
-            store_plain8(convert_float8(ggml_values8(format, block + 2, eighth)) * s, out + 8 * eighth);
-        return;
-    }
-    for (int eighth = 0; eighth < 4; ++eighth) {
-        const int8 q = ggml_values8(format, block + 2, eighth);
-        for (int k = 0; k < 8; ++k)
-            out[8 * eighth + k] = to_output_exact(product_in_integers(((const int *)&q)[k], scale));
-    }
 }
 
 /* Values k0 .. k0 + count - 1 of a unit whose values share one scale, value by value. */

@@ -18,9 +18,9 @@ HOT_INLINE slab slab_at(const dequant_params *q, offset_t m, offset_t row)
 {
     slab s;
     s.slab_row = m * (offset_t)q->A + row;
-    s.first_value = s.slab_row * (q->ggml ? q->U : q->I); /* ggml: the slab's first block */
+    s.first_value = s.slab_row * (GGML_BLOCKS(q) ? q->U : q->I); /* ggml: the slab's first block */
     s.first_scale = 0;
-    if (q->ggml) {
+    if (GGML_BLOCKS(q)) {
         return s;
     } else if (q->placement == PLACEMENT_IN_SLAB) {
         s.first_scale = s.slab_row * q->U * q->QN;
@@ -50,7 +50,7 @@ HOT_INLINE void prefetch_range(__global const uchar *base, ulong first, ulong by
 HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *data, __global const uchar *scales,
                               __global const uchar *zp, const slab *s)
 {
-    if (q->ggml) {
+    if (GGML_BLOCKS(q)) {
         const ulong block_bytes = ggml_block_bytes(q->ggml);
         prefetch_range(data, (ulong)s->first_value * block_bytes, (ulong)q->U * block_bytes);
         return;
@@ -71,13 +71,13 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
 /* Where unit u = (p, b) starts in its slab, and how many values it holds. */
 HOT_INLINE offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
 {
-    if (q->ggml) return (p * q->nb + b) * 32;
+    if (GGML_BLOCKS(q)) return (p * q->nb + b) * 32;
     return q->placement == PLACEMENT_IN_SLAB ? (p * q->Qd + b * q->bs) * q->QN : 0;
 }
 
 HOT_INLINE offset_t unit_values(const dequant_params *q, offset_t b)
 {
-    if (q->ggml) return 32;
+    if (GGML_BLOCKS(q)) return 32;
     return q->placement == PLACEMENT_IN_SLAB ? min(q->bs, q->Qd - b * q->bs) * q->QN : q->I;
 }
 
@@ -87,13 +87,8 @@ HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __gl
                                    __global out_bits_t *out_unit, offset_t u, offset_t p, offset_t b, offset_t k0,
                                    offset_t count)
 {
-    if (q->ggml) { /* the whole block, or (GPU mapping) eighths of it */
-        __global const uchar *block = data + (sl->first_value + u) * ggml_block_bytes(q->ggml);
-        if (count == 32) {
-            dequant_ggml_block(q->ggml, block, out_unit);
-            return;
-        }
-        for (offset_t k = k0; k < k0 + count; k += 8) dequant_ggml_eighth(q->ggml, block, (int)(k / 8), out_unit + k);
+    if (GGML_BLOCKS(q)) { /* the whole block, or (GPU mapping) eighths of it */
+        dequant_ggml_piece(q->ggml, data + (sl->first_value + u) * ggml_block_bytes(q->ggml), out_unit, k0, count);
         return;
     }
     const offset_t e0 = sl->first_value + unit_start(q, p, b);
@@ -235,18 +230,14 @@ HOT_INLINE void dequant_slab_nibble_blocks(const dequant_params *q, const slab *
 #endif
 
 /* A whole slab of the fast form into out_slab (the CPU mapping, where a work-item's run covers whole
- * slabs): ggml blocks with their pointers stepped, 4-bit blocks of 16 or of a multiple of 32 values by
- * nibble tables, or P lines of nb units along the last axis (QN = 1), their scales decoded eight at a
- * time. */
+ * slabs): ggml blocks with their pointers stepped (dequant_ggml.h), 4-bit blocks of 16 or of a
+ * multiple of 32 values by nibble tables, or P lines of nb units along the last axis (QN = 1), their
+ * scales decoded eight at a time. */
 HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __global const uchar *data,
                                   __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
 {
-    if (q->ggml) {
-        const uint block_bytes = ggml_block_bytes(q->ggml);
-        __global const uchar *block = data + sl->first_value * block_bytes;
-        __global out_bits_t *out_block = out_slab;
-        for (offset_t u = 0; u < q->U; ++u, block += block_bytes, out_block += 32)
-            dequant_ggml_block(q->ggml, block, out_block);
+    if (GGML_BLOCKS(q)) {
+        dequant_ggml_run(q->ggml, sl->first_value, q->U, data, out_slab);
         return;
     }
 #if USE_NIBBLE_TABLES

@@ -28,8 +28,16 @@ typedef struct dequant_params {
     offset_t N, I, U, nb, bs, Qd, QN, P, W, zp_row_bytes;
     long A;
     int value_bits, value_signed, scale_kind, zp_mode, zp_constant, placement;
-    int ggml, fast; /* the format (dequant_piece.h) and whether the fast form applies */
+    int ggml, fast; /* the ggml format (dequant_ggml.h) and whether the fast form applies */
 } dequant_params;
+
+/* Whether slabs are ggml blocks: where SPEC is set a build-time constant (SPEC_GGML 1 for every ggml
+ * format, whose number stays an argument: one program for the family), else the argument. */
+#if SPEC
+#define GGML_BLOCKS(q) (SPEC_GGML)
+#else
+#define GGML_BLOCKS(q) ((q)->ggml != 0)
+#endif
 
 /* The 4-bit value at nibble k of packed bytes, sign-extended for signed values. */
 inline int nibble_at(__global const uchar *packed, offset_t k, int is_signed)

@@ -38,24 +38,33 @@ ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_pe
             }
 #endif
             __global out_bits_t *out_slab = out + r * I;
-            if (q.fast && u == 0 && end - t >= U) { /* the whole slab: no per-unit (p, b) arithmetic */
+            if (GGML_BLOCKS(&q)) { /* ggml: the run's units of this slab are consecutive blocks */
+                const offset_t count = min(U - u, end - t);
                 if (selected)
-                    dequant_slab_fast(&q, &sl, data, scales, zp, out_slab);
+                    dequant_ggml_run(q.ggml, sl.first_value + u, count, data, out_slab + u * 32);
                 else
-                    zero_piece(out_slab, 0, I);
-                t += U;
-                u = U;
-            }
-            for (; u < U && t < end; ++u, ++t) {
-                __global out_bits_t *out_unit = out_slab + unit_start(&q, p, b);
-                const offset_t count = unit_values(&q, b);
-                if (selected)
-                    dequant_unit_piece(&q, &sl, data, scales, zp, out_unit, u, p, b, 0, count);
-                else
-                    zero_piece(out_unit, 0, count);
-                if (++b == nb) {
-                    b = 0;
-                    ++p;
+                    zero_piece(out_slab, u * 32, count * 32);
+                t += count;
+            } else {
+                if (q.fast && u == 0 && end - t >= U) { /* the whole slab: no per-unit (p, b) arithmetic */
+                    if (selected)
+                        dequant_slab_fast(&q, &sl, data, scales, zp, out_slab);
+                    else
+                        zero_piece(out_slab, 0, I);
+                    t += U;
+                    u = U;
+                }
+                for (; u < U && t < end; ++u, ++t) {
+                    __global out_bits_t *out_unit = out_slab + unit_start(&q, p, b);
+                    const offset_t count = unit_values(&q, b);
+                    if (selected)
+                        dequant_unit_piece(&q, &sl, data, scales, zp, out_unit, u, p, b, 0, count);
+                    else
+                        zero_piece(out_unit, 0, count);
+                    if (++b == nb) {
+                        b = 0;
+                        ++p;
+                    }
                 }
             }
             u = p = b = 0;

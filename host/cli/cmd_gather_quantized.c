@@ -41,7 +41,7 @@ static const char *const command = "gather-quantized";
 
 static int is_4bit(clg_quant_type t) { return t == CLG_QUANT_U4 || t == CLG_QUANT_I4; }
 
-static int is_ggml(clg_quant_layout l) { return l == CLG_QUANT_GGML_Q4_0 || l == CLG_QUANT_GGML_Q8_0; }
+static int is_ggml(clg_quant_layout l) { return l != CLG_QUANT_ORT_BLOCK && l != CLG_QUANT_OV_COMPRESSED; }
 
 /* The quantized type of a file's elements: uint8 or int8, or (4-bit) uint8 bytes of packed nibbles. */
 static int quant_type_of(const char *what, const char *path, const cli_tensor *t, const char *type_flag,
@@ -108,7 +108,9 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
     memset(desc, 0, sizeof *desc);
     desc->layout = clg_quant_layout_from_name(o[OPT_LAYOUT].value);
     if (desc->layout == CLG_QUANT_LAYOUT_INVALID)
-        return cli_fail(CLI_EXIT_USAGE, "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q8_0, ov-compressed)",
+        return cli_fail(CLI_EXIT_USAGE,
+                        "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, "
+                        "ggml-iq4_nl, ov-compressed)",
                         command, o[OPT_LAYOUT].value);
     int64_t bits = 0, quantize_axis = 1;
     if (cli_parse_int64_option(command, "bits", o[OPT_BITS].value, &bits) != 0 ||

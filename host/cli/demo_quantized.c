@@ -26,6 +26,8 @@ typedef struct demo_quantized_case {
     0x00, 0x38, 0xF0, 0xE1, 0xD2, 0xC3, 0xB4, 0xA5, 0x96, 0x87, 0x78, 0x69, 0x5A, 0x4B, 0x3C, 0x2D, 0x1E, 0x0F
 #define Q4_0_ROW1_BYTES \
     0x00, 0x40, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79, 0x79
+/* 16 quant bytes: byte j holds j in its low nibble and 15 - j in its high one. */
+#define NIBBLES_UP_DOWN 0xF0, 0xE1, 0xD2, 0xC3, 0xB4, 0xA5, 0x96, 0x87, 0x78, 0x69, 0x5A, 0x4B, 0x3C, 0x2D, 0x1E, 0x0F
 
 static const demo_quantized_case demo_cases[] = {
     {"ort-block (com.microsoft.GatherBlockQuantized): u4 [3, 16], block 16, zero points 8, 0, 15, f32 scales "
@@ -64,6 +66,44 @@ static const demo_quantized_case demo_cases[] = {
      {0},
      {-4, -3.75, -3.5, -3.25, -3, -2.75, -2.5, -2.25, -2, -1.75, -1.5, -1.25, -1, -0.75, -0.5, -0.25,
       0,  0.25,  0.5,  0.75,  1,  1.25,  1.5,  1.75,  2,  2.25,  2.5,  2.75,  3,  3.25,  3.5,  3.75}},
+    {"ggml-q4_1: one block (f16 d 0.5, f16 m -4, 16 bytes: byte j holds j low, 15 - j high); indices [0]: "
+     "nibble * d + m",
+     {.layout = CLG_QUANT_GGML_Q4_1, .data = {CLG_QUANT_U8, 2, {1, 20}}, .indices = {CLG_I64, 1, {1}}},
+     {0x00, 0x38, 0x00, 0xC4, NIBBLES_UP_DOWN},
+     {0},
+     {0},
+     {0},
+     {-4,  -3.5, -3,  -2.5, -2,  -1.5, -1,  -0.5, 0,    0.5, 1,    1.5, 2,    2.5, 3,    3.5,
+      3.5, 3,    2.5, 2,    1.5, 1,    0.5, 0,    -0.5, -1,  -1.5, -2,  -2.5, -3,  -3.5, -4}},
+    {"ggml-q5_0: one block (f16 d 0.25, fifth bits 0x FFFF0000: elements 16..31, byte j holds j in both nibbles); "
+     "indices [0]: (nibble + 16 * fifth bit - 16) * d",
+     {.layout = CLG_QUANT_GGML_Q5_0, .data = {CLG_QUANT_U8, 2, {1, 22}}, .indices = {CLG_I64, 1, {1}}},
+     {0x00, 0x34, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x11, 0x22, 0x33, 0x44,
+      0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF},
+     {0},
+     {0},
+     {0},
+     {-4, -3.75, -3.5, -3.25, -3, -2.75, -2.5, -2.25, -2, -1.75, -1.5, -1.25, -1, -0.75, -0.5, -0.25,
+      0,  0.25,  0.5,  0.75,  1,  1.25,  1.5,  1.75,  2,  2.25,  2.5,  2.75,  3,  3.25,  3.5,  3.75}},
+    {"ggml-q5_1: one block (f16 d 1, f16 m 0.5, fifth bits 0x8000000F: elements 0..3 and 31, byte j = j); "
+     "indices [0]: (nibble + 16 * fifth bit) * d + m",
+     {.layout = CLG_QUANT_GGML_Q5_1, .data = {CLG_QUANT_U8, 2, {1, 24}}, .indices = {CLG_I64, 1, {1}}},
+     {0x00, 0x3C, 0x00, 0x38, 0x0F, 0x00, 0x00, 0x80, 0x00, 0x01, 0x02, 0x03,
+      0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F},
+     {0},
+     {0},
+     {0},
+     {16.5, 17.5, 18.5, 19.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5, 14.5, 15.5,
+      0.5,  0.5,  0.5,  0.5,  0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5,  0.5,  0.5,  0.5,  0.5,  16.5}},
+    {"ggml-iq4_nl: one block (f16 d 0.5, byte j holds j low, 15 - j high), kvalues_iq4nl -127 -104 -83 -65 -49 "
+     "-35 -22 -10 1 13 25 38 53 69 89 113; indices [0]: kvalue[nibble] * d",
+     {.layout = CLG_QUANT_GGML_IQ4_NL, .data = {CLG_QUANT_U8, 2, {1, 18}}, .indices = {CLG_I64, 1, {1}}},
+     {0x00, 0x38, NIBBLES_UP_DOWN},
+     {0},
+     {0},
+     {0},
+     {-63.5, -52,  -41.5, -32.5, -24.5, -17.5, -11, -5,  0.5, 6.5, 12.5,  19,    26.5,  34.5,  44.5, 56.5,
+      56.5,  44.5, 34.5,  26.5,  19,    12.5,  6.5, 0.5, -5,  -11, -17.5, -24.5, -32.5, -41.5, -52,  -63.5}},
     {"ov-compressed (OpenVINO): u8 [2, 8], groups of 4, f32 scales [[1, 0.5], [-2, 0.25]], one zero point 128; "
      "indices [1, 2, 0], 2 out of range: (q - zp) * scale, zeros",
      {.layout = CLG_QUANT_OV_COMPRESSED,

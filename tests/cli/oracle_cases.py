@@ -6,8 +6,15 @@ gguf). Writes under OUT:
     the typed fields (4-bit values two a byte in int32_data, f16 bits in int32_data, float_data,
     int64_data: what helper.make_tensor writes without raw), or as external data in a file beside the
     model (onnx.save's save_as_external_data);
-  ggml/<case>/{rows.npy, indices.npy, expected.npy}: q4_0 / q8_0 rows quantized by gguf.quants and the
-    rows gguf.quants.dequantize gives for the indices.
+  ggml/<case>/{rows.npy, indices.npy, expected.npy, expected_f16.npy, expected_bf16.npy}: ggml rows and
+    the rows gguf.quants.dequantize gives for the indices (f32), that rounded to nearest even as f16, and
+    as bf16 (uint16 bits, as clgather writes bf16): q4_0 / q8_0 rows quantized by gguf.quants from
+    normal values, and random blocks of every layout (q4_0, q4_1, q5_0, q5_1, q8_0, iq4_nl) whose f16
+    fields (d, and m for q4_1 / q5_1) are random finite bits, subnormals and overflowing products
+    included;
+  hostile/<case>/ and hostile.json: copies of the ONNX Runtime models with one tensor lying about its
+    encoding (external data outside the model's folder or past its file's end, int32_data that is not
+    bytes, ...), and the fragment of the message that must refuse each.
 Usage: python oracle_cases.py OUT"""
 import os
 import sys
@@ -142,21 +149,48 @@ def ort_cases():
                        dict(gather_axis=0, quantize_axis=1, block_size=16, bits=4), encoding)
 
 
-def ggml_cases():
-    from gguf import GGMLQuantizationType
-    from gguf.quants import dequantize, quantize
+def bf16_bits(f32):
+    """f32 values (none NaN) rounded to nearest even as bf16, as uint16 bits."""
+    bits = np.ascontiguousarray(f32, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
 
-    for name, kind, rows, values in (("q4_0", GGMLQuantizationType.Q4_0, 12, 96),
-                                     ("q8_0", GGMLQuantizationType.Q8_0, 9, 160)):
+
+def write_ggml_case(name, kind, packed, indices):
+    from gguf.quants import dequantize
+
+    expected = dequantize(packed, kind)[indices].astype(np.float32)
+    assert np.isfinite(expected).all(), name
+    directory = os.path.join(OUT, "ggml", name)
+    os.makedirs(directory, exist_ok=True)
+    np.save(os.path.join(directory, "rows.npy"), np.ascontiguousarray(packed, np.uint8))
+    np.save(os.path.join(directory, "indices.npy"), indices)
+    np.save(os.path.join(directory, "expected.npy"), expected)
+    with np.errstate(over="ignore"):  # products beyond f16's range round to infinity, as they must
+        np.save(os.path.join(directory, "expected_f16.npy"), expected.astype(np.float16))
+    np.save(os.path.join(directory, "expected_bf16.npy"), bf16_bits(expected))
+
+
+def ggml_cases():
+    from gguf import GGMLQuantizationType as T
+    from gguf.quants import quantize
+
+    for name, kind, rows, values in (("q4_0", T.Q4_0, 12, 96), ("q8_0", T.Q8_0, 9, 160)):
         table = rng.standard_normal((rows, values)).astype(np.float32)
         packed = quantize(table, kind)  # uint8 [rows, bytes per row]
-        indices = np.array([rows - 1, 0, 3, 3, rows // 2], np.int64)
-        expected = dequantize(packed, kind)[indices].astype(np.float32)
-        directory = os.path.join(OUT, "ggml", name)
-        os.makedirs(directory, exist_ok=True)
-        np.save(os.path.join(directory, "rows.npy"), np.ascontiguousarray(packed, np.uint8))
-        np.save(os.path.join(directory, "indices.npy"), indices)
-        np.save(os.path.join(directory, "expected.npy"), expected)
+        write_ggml_case(name, kind, packed, np.array([rows - 1, 0, 3, 3, rows // 2], np.int64))
+
+    # random blocks: every byte random, then each f16 field made finite (an exponent of all ones loses
+    # its top bit), so that d and m take every finite value, zeros and subnormals included
+    for name, kind, block_bytes, fields in (("q4_0", T.Q4_0, 18, 1), ("q4_1", T.Q4_1, 20, 2),
+                                            ("q5_0", T.Q5_0, 22, 1), ("q5_1", T.Q5_1, 24, 2),
+                                            ("q8_0", T.Q8_0, 34, 1), ("iq4_nl", T.IQ4_NL, 18, 1)):
+        rows, blocks = 40, 5
+        packed = rng.integers(0, 256, size=(rows, blocks, block_bytes), dtype=np.uint8)
+        halves = np.ascontiguousarray(packed[:, :, : 2 * fields]).view(np.uint16)
+        halves = np.where((halves & 0x7C00) == 0x7C00, halves & ~np.uint16(0x4000), halves).astype(np.uint16)
+        packed[:, :, : 2 * fields] = halves.view(np.uint8)
+        indices = rng.integers(0, rows, size=(3, 7)).astype(np.int32 if kind == T.Q5_1 else np.int64)
+        write_ggml_case(f"random_{name}", kind, packed.reshape(rows, blocks * block_bytes), indices)
 
 
 def hostile_cases():

@@ -17,7 +17,8 @@ for device in [None, "cpu"]:
     for preset in ["ov-gather-elements-6", "onnx-12", "ov-gather-nd-5", "ov-gather-nd-8"]:
         check(f"{preset} " in out and "PASS" in out, f"demo on {device} runs {preset}")
     check("driver" in out, "demo names the driver")
-    for layout in ["ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed"]:
+    for layout in ["ort-block", "ggml-q4_0", "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl",
+                   "ov-compressed"]:
         check(f"{layout} " in out and "dequantizing gather: " + layout in out,
               f"demo on {device} shows a {layout} example")
 expect_status(["demo", "--device", "no-such-device-xyz"], 1, "demo on an unknown device", "CLG_ERR_NO_DEVICE")

@@ -104,6 +104,33 @@ for kind in ["q4_0", "q8_0"]:
     both_devices(args, f32[idx], f"ggml {kind}")
     both_devices(args + ["--output-type", "f16"], f32[idx].astype(np.float16), f"ggml {kind} -> f16")
 
+
+# ---- ggml's other 32-value blocks: f16 d (and m), q5's fifth bits (bit j of a little-endian word), nibbles
+IQ4_NL = np.array([-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113], np.float32)
+
+
+def ggml_more_rows(kind, rows, blocks):
+    d = (rng.standard_normal((rows, blocks, 1)) * 0.05).astype(np.float16)
+    m = (rng.standard_normal((rows, blocks, 1)) * 0.5).astype(np.float16)
+    q = rng.integers(0, 32 if kind.startswith("q5") else 16, size=(rows, blocks, 32))
+    nibbles = (q[:, :, :16] & 15 | (q[:, :, 16:] & 15) << 4).astype(np.uint8)
+    fifth = ((q >> 4) << np.arange(32)).sum(axis=2, keepdims=True).astype(np.uint32).view(np.uint8)
+    fields = {"q4_1": [d, m], "q5_0": [d], "q5_1": [d, m], "iq4_nl": [d]}[kind]
+    parts = [f.view(np.uint8) for f in fields] + ([fifth] if kind.startswith("q5") else []) + [nibbles]
+    packed = np.concatenate(parts, axis=2).reshape(rows, -1)
+    df, mf = d.astype(np.float32), m.astype(np.float32)
+    values = {"q4_1": lambda: q.astype(np.float32) * df + mf, "q5_0": lambda: (q - 16).astype(np.float32) * df,
+              "q5_1": lambda: q.astype(np.float32) * df + mf, "iq4_nl": lambda: IQ4_NL[q] * df}[kind]()
+    return packed, values.reshape(rows, blocks * 32)
+
+
+for kind in ["q4_1", "q5_0", "q5_1", "iq4_nl"]:
+    packed, f32 = ggml_more_rows(kind, 6, 2)
+    idx = np.array([5, 0, 2], np.int32)
+    args = ["--layout", f"ggml-{kind}", "--data", save(f"{kind}.npy", packed), "--indices", save("i.npy", idx)]
+    both_devices(args, f32[idx], f"ggml {kind}")
+    both_devices(args + ["--output-type", "bf16"], bf16_bits(f32[idx]), f"ggml {kind} -> bf16")
+
 # ---- OpenVINO's compressed embedding: u8 [6, 64] in 4 groups, zero points, zeros out of range; i4 per row
 q = rng.integers(0, 256, size=(6, 64))
 scales = (rng.standard_normal((6, 4)) * 0.01).astype(np.float32)
@@ -157,6 +184,9 @@ for extra, message in usage_cases:
 expect_status(["gather-quantized", "--layout", "ggml-q4_0", "--data", path("q4_0.npy"), "--indices", path("i.npy"),
                "--scales", path("s.npy"), "--out", out], 2, "ggml with scales", "no --scales")
 expect_status(["gather-quantized", "--layout", "ort-block"], 2, "missing --data", "--data is required")
+expect_status(["gather-quantized", "--layout", "ggml-q5_0", "--data", save("q5_short.npy", np.zeros((2, 21), np.uint8)),
+               "--indices", path("i.npy"), "--out", out], 1, "a q5_0 row short of a block",
+              "not a whole number of 22-byte ggml-q5_0 blocks")
 refused_cases = [
     (["--block-size", "48"], "CLG_ERR_INVALID_BLOCK_SIZE"),
     (["--bits", "8"], "CLG_ERR_INVALID_BITS"),

@@ -1,6 +1,7 @@
 """The dequantizing gather against outside oracles: ONNX Runtime runs single-node com.microsoft
 GatherBlockQuantized models (clgather conformance must match its outputs bit for bit), and gguf.quants
-quantizes and dequantizes ggml q4_0 / q8_0 rows (clgather gather-quantized must match). The oracles live
+dequantizes ggml rows of every 32-value layout (clgather gather-quantized must match bit for bit as f32,
+and that value rounded to nearest even as f16 and bf16). The oracles live
 in the venv ci/setup_oracles.sh makes (CLGATHER_ORACLES_VENV, default <repo>/.venv-oracles); where it is
 missing the test skips saying how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI)."""
 from cli_common import *
@@ -44,16 +45,24 @@ for case, fragment in sorted(hostile.items()):
     rc, out, err = run("conformance", "--device", "cpu", os.path.join(cases, "hostile", case))
     check(rc == 1 and f"FAIL  " in out and fragment in out, f"hostile {case}: status {rc}, wants {fragment!r}: {out}")
 
-for kind in ["q4_0", "q8_0"]:
-    d = os.path.join(cases, "ggml", kind)
-    result = path(f"{kind}.npy")
-    for device in [None, "cpu"]:
-        expect_status(["gather-quantized", "--layout", f"ggml-{kind}", "--data", os.path.join(d, "rows.npy"),
-                       "--indices", os.path.join(d, "indices.npy"), "--out", result] +
-                      (["--device", device] if device else []), 0, f"ggml {kind} ({device or 'default'})")
-        got = np.load(result) if os.path.exists(result) else None
-        want = np.load(os.path.join(d, "expected.npy"))
-        check(got is not None and got.dtype == want.dtype and got.shape == want.shape and
-              np.array_equal(got.view(np.uint32), want.view(np.uint32)),
-              f"ggml {kind} ({device or 'default'}) matches gguf.quants.dequantize bit for bit")
+ggml_cases = sorted(os.listdir(os.path.join(cases, "ggml")))
+check(len(ggml_cases) == 8, f"expected 8 ggml cases, found {ggml_cases}")
+for case in ggml_cases:
+    d = os.path.join(cases, "ggml", case)
+    layout = "ggml-" + case.removeprefix("random_")
+    for output_type, expected in (("f32", "expected.npy"), ("f16", "expected_f16.npy"), ("bf16", "expected_bf16.npy")):
+        want = np.load(os.path.join(d, expected))
+        for device in [None, "cpu"]:
+            what = f"ggml {case} -> {output_type} ({device or 'default'})"
+            result = path(f"{case}_{output_type}.npy")
+            if os.path.exists(result):
+                os.remove(result)
+            expect_status(["gather-quantized", "--layout", layout, "--data", os.path.join(d, "rows.npy"),
+                           "--indices", os.path.join(d, "indices.npy"), "--output-type", output_type, "--out",
+                           result] + (["--device", device] if device else []), 0, what)
+            got = np.load(result) if os.path.exists(result) else None
+            bits = np.uint32 if output_type == "f32" else np.uint16
+            check(got is not None and got.dtype == want.dtype and got.shape == want.shape and
+                  np.array_equal(got.view(bits), want.view(bits)),
+                  f"{what} matches gguf.quants.dequantize bit for bit (f16 / bf16: rounded to nearest even)")
 finish()

@@ -192,8 +192,12 @@ static clg_quant_type fuzz_quant_type(fuzz_input *in)
 void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
 {
     memset(d, 0, sizeof *d);
+    /* layout bytes 0..249 choose among the first five values as they did when there were five (so the
+     * corpus keeps its meaning), 250.. the values appended since, then past the end; 255 one far out */
     const uint8_t layout = fuzz_u8(in);
-    d->layout = layout == 255 ? (clg_quant_layout)21 : (clg_quant_layout)(layout % CLG_QUANT_LAYOUT_COUNT);
+    d->layout = layout == 255  ? (clg_quant_layout)21
+                : layout < 250 ? (clg_quant_layout)(layout % 5)
+                               : (clg_quant_layout)(CLG_QUANT_GGML_Q4_1 + (layout - 250));
     d->data.type = fuzz_quant_type(in);
     const uint8_t r = fuzz_u8(in);
     d->data.rank = r == 255 ? CLG_MAX_RANK + 1 : r % 5;
@@ -213,7 +217,8 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
     /* scales: as the layout asks (flags bit 0), with a zero-point tensor like them (bit 1) or of one
      * value (bit 2); otherwise fuzzer-chosen shapes */
     const uint8_t flags = fuzz_u8(in);
-    const int ggml = d->layout == CLG_QUANT_GGML_Q4_0 || d->layout == CLG_QUANT_GGML_Q8_0;
+    const int ggml = d->layout == CLG_QUANT_GGML_Q4_0 || d->layout == CLG_QUANT_GGML_Q8_0 ||
+                     (d->layout >= CLG_QUANT_GGML_Q4_1 && d->layout < CLG_QUANT_LAYOUT_COUNT);
     if (!ggml || (flags & 8)) d->scales.type = (clg_dtype)(fuzz_u8(in) % CLG_DTYPE_COUNT);
     const int32_t rank = d->data.rank >= 1 && d->data.rank <= CLG_MAX_RANK ? d->data.rank : 1;
     if (flags & 1) {

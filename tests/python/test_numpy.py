@@ -186,6 +186,46 @@ def test_gather_quantized_ggml(ctx, layout):
         assert same_bits(out[0, :32], expected)
 
 
+# ggml's blocks of 32 values beyond q4_0 / q8_0: (block bytes, f16 fields before the quants, fifth bits)
+GGML_BLOCKS = {"ggml-q4_1": (20, 2, False), "ggml-q5_0": (22, 1, True), "ggml-q5_1": (24, 2, True),
+               "ggml-iq4_nl": (18, 1, False)}
+IQ4_NL_VALUES = np.array([-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113], np.float32)
+
+
+def ggml_block_values(layout, block):
+    """ggml-quants.c's dequantize_row_* for one block, in NumPy f32: q * d, or q * d + m."""
+    _, fields, fifth = GGML_BLOCKS[layout]
+    d = block[0:2].view(np.float16).astype(np.float32)[0]
+    quants = block[-16:]
+    q = np.concatenate([quants & 0x0F, quants >> 4]).astype(np.int32)
+    if fifth:
+        high = int(block[2 * fields : 2 * fields + 4].view(np.uint32)[0])
+        q |= np.array([(high >> j) & 1 for j in range(32)], np.int32) << 4
+    if layout == "ggml-iq4_nl":
+        return IQ4_NL_VALUES[q] * d
+    if layout == "ggml-q5_0":
+        return (q - 16).astype(np.float32) * d
+    return q.astype(np.float32) * d + block[2:4].view(np.float16).astype(np.float32)[0]
+
+
+@pytest.mark.parametrize("layout", sorted(GGML_BLOCKS))
+@pytest.mark.parametrize("out_dtype", ["float32", "float16"])
+def test_gather_quantized_ggml_more_layouts(ctx, layout, out_dtype):
+    block_bytes, fields, _ = GGML_BLOCKS[layout]
+    rng = np.random.default_rng(37)
+    data = rng.integers(0, 256, size=(5, 2, block_bytes), dtype=np.uint8)
+    data[:, :, : 2 * fields] = rng.standard_normal((5, 2, fields)).astype(np.float16).view(np.uint8)
+    data = data.reshape(5, 2 * block_bytes)
+    indices = np.array([4, 1], dtype=np.int32)
+    out = clgather.gather_quantized(data, indices, layout=layout, out_dtype=out_dtype, ctx=ctx)
+    assert out.shape == (2, 64) and out.dtype == np.dtype(out_dtype)
+    ref = clgather.reference.gather_quantized(data, indices, layout=layout, out_dtype=out_dtype)
+    assert same_bits(out, ref)
+    expected = np.concatenate([ggml_block_values(layout, data[4, k * block_bytes : (k + 1) * block_bytes])
+                               for k in range(2)])
+    assert same_bits(out[0], expected.astype(out_dtype))
+
+
 @pytest.mark.parametrize("bits", [8, 4])
 def test_gather_quantized_ov_compressed(ctx, bits):
     rng = np.random.default_rng(31)

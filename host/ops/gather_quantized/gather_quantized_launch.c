@@ -108,13 +108,16 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
                       : s->lookups == CLG_LOOKUPS_AVX2 ? 2
                                                        : 0);
     /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
-     * them (the general form keeps them as arguments, one build for every encoding). */
+     * them (the general form keeps them as arguments, one build for every encoding). The ggml format
+     * stays an argument, and the value encodings its blocks do not read are left 0: one program for
+     * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
+    const int ggml = p->ggml != CLG_GGML_NONE;
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
                  " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"
                  " -DSPEC_FAST=1",
-                 p->value_bits, p->value_type == CLG_QUANT_I4 || p->value_type == CLG_QUANT_I8,
-                 float_kind(p->scale_type), (int)p->zp_mode, (int)p->placement, (int)p->ggml);
+                 ggml ? 0 : p->value_bits, !ggml && (p->value_type == CLG_QUANT_I4 || p->value_type == CLG_QUANT_I8),
+                 float_kind(p->scale_type), (int)p->zp_mode, (int)p->placement, ggml);
 }
 
 static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const specialization *s,

@@ -8,10 +8,38 @@
 
 #define ORT_DEFAULT_BLOCK_SIZE 128
 #define ORT_MIN_BLOCK_SIZE     16
-#define GGML_Q4_0_BLOCK_BYTES  18 /* f16 scale + 16 bytes of nibbles */
-#define GGML_Q8_0_BLOCK_BYTES  34 /* f16 scale + 32 int8 */
 
-static int is_ggml(clg_quant_layout l) { return l == CLG_QUANT_GGML_Q4_0 || l == CLG_QUANT_GGML_Q8_0; }
+/* ggml's blocks of 32 values (ggml-common.h): the format, the block's bytes, and the bits of a value. */
+typedef struct ggml_block_kind {
+    clg_quant_layout layout;
+    clg_ggml_format format;
+    int block_bytes, value_bits;
+} ggml_block_kind;
+
+static const ggml_block_kind ggml_kinds[] = {
+    {CLG_QUANT_GGML_Q4_0, CLG_GGML_Q4_0, 18, 4},     /* f16 d, 16 bytes of nibbles */
+    {CLG_QUANT_GGML_Q8_0, CLG_GGML_Q8_0, 34, 8},     /* f16 d, 32 int8 */
+    {CLG_QUANT_GGML_Q4_1, CLG_GGML_Q4_1, 20, 4},     /* f16 d, f16 m, 16 bytes of nibbles */
+    {CLG_QUANT_GGML_Q5_0, CLG_GGML_Q5_0, 22, 5},     /* f16 d, 4 bytes of fifth bits, 16 of nibbles */
+    {CLG_QUANT_GGML_Q5_1, CLG_GGML_Q5_1, 24, 5},     /* f16 d, f16 m, fifth bits, nibbles */
+    {CLG_QUANT_GGML_IQ4_NL, CLG_GGML_IQ4_NL, 18, 4}, /* f16 d, 16 bytes of table indices */
+};
+
+static const ggml_block_kind *ggml_kind(clg_quant_layout l)
+{
+    for (size_t k = 0; k < sizeof ggml_kinds / sizeof ggml_kinds[0]; ++k)
+        if (ggml_kinds[k].layout == l) return &ggml_kinds[k];
+    return NULL;
+}
+
+static int is_ggml(clg_quant_layout l) { return ggml_kind(l) != NULL; }
+
+size_t clg_ggml_block_bytes(clg_ggml_format format)
+{
+    for (size_t k = 0; k < sizeof ggml_kinds / sizeof ggml_kinds[0]; ++k)
+        if (ggml_kinds[k].format == format) return (size_t)ggml_kinds[k].block_bytes;
+    return 0;
+}
 
 static int quant_bits(clg_quant_type t) { return t == CLG_QUANT_U4 || t == CLG_QUANT_I4 ? 4 : 8; }
 
@@ -31,9 +59,8 @@ static clg_status check_data_type(const clg_gather_quantized_desc *desc)
     int ok = 0;
     switch (desc->layout) {
     case CLG_QUANT_ORT_BLOCK: ok = t == CLG_QUANT_U4 || t == CLG_QUANT_I4 || t == CLG_QUANT_U8; break;
-    case CLG_QUANT_GGML_Q4_0:
-    case CLG_QUANT_GGML_Q8_0: ok = t == CLG_QUANT_U8; break;
-    default: ok = 1; break;
+    case CLG_QUANT_OV_COMPRESSED: ok = 1; break;
+    default: ok = t == CLG_QUANT_U8; break; /* ggml rows of blocks */
     }
     if (!ok)
         return clg_fail(CLG_ERR_INVALID_DTYPE, "data type %s: layout %s takes %s", clg_quant_type_name(t), name,
@@ -53,14 +80,17 @@ static clg_status check_bits(const clg_gather_quantized_desc *desc, clg_quant_vi
         v->value_type = v->value_bits == 8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
         return CLG_SUCCESS;
     }
-    if (is_ggml(desc->layout)) {
-        const int width = desc->layout == CLG_QUANT_GGML_Q4_0 ? 4 : 8;
+    const ggml_block_kind *kind = ggml_kind(desc->layout);
+    if (kind) {
+        const int width = kind->value_bits;
         if (bits != 0 && bits != width)
             return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: %s values have %d bits", (int)bits,
                             clg_quant_layout_name(desc->layout), width);
         v->value_bits = width;
-        v->value_type = width == 4 ? CLG_QUANT_U4 : CLG_QUANT_I8;
-        v->ggml = width == 4 ? CLG_GGML_Q4_0 : CLG_GGML_Q8_0;
+        /* what the plan's unpacked values would be; the kernels and the reference read ggml blocks
+         * by their format only */
+        v->value_type = width == 8 ? CLG_QUANT_I8 : CLG_QUANT_U4;
+        v->ggml = kind->format;
         return CLG_SUCCESS;
     }
     const int width = quant_bits(t);
@@ -157,7 +187,7 @@ static clg_status logical_shape(const clg_gather_quantized_desc *desc, clg_quant
     memcpy(v->logical_shape, desc->data.shape, sizeof v->logical_shape);
     int64_t *last = &v->logical_shape[r - 1];
     if (v->ggml) {
-        const int64_t block_bytes = v->ggml == CLG_GGML_Q4_0 ? GGML_Q4_0_BLOCK_BYTES : GGML_Q8_0_BLOCK_BYTES;
+        const int64_t block_bytes = (int64_t)clg_ggml_block_bytes(v->ggml);
         if (*last % block_bytes != 0)
             return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
                             "data.shape[%d] = %" PRId64 " bytes is not a whole number of %" PRId64 "-byte %s blocks",

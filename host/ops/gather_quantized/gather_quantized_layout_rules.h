@@ -1,4 +1,4 @@
-/* What each layout accepts (ONNX Runtime's GatherBlockQuantized, ggml's q4_0 / q8_0 rows, OpenVINO's
+/* What each layout accepts (ONNX Runtime's GatherBlockQuantized, ggml's rows of 32-value blocks, OpenVINO's
  * compressed embedding) and what it means: the types, bits, axes, block size and the shapes of scales
  * and zero points, resolved into the logical view the plan is built on. docs/semantics.md states the
  * same rules in the same order. */
@@ -30,6 +30,9 @@ clg_status clg_quant_check_types(const clg_gather_quantized_desc *desc, clg_quan
 /* Axes, block size, the logical shape, and the shapes of scales and zero points (ranks and extents
  * already checked). */
 clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_quant_view *view);
+
+/* Bytes of one block of a ggml format (0 for CLG_GGML_NONE). */
+size_t clg_ggml_block_bytes(clg_ggml_format format);
 
 /* Bytes a quantized tensor of `count` values of `type` occupies (4-bit: two a byte, rounded up). */
 uint64_t clg_quant_packed_bytes(clg_quant_type type, uint64_t count);

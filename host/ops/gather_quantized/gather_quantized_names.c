@@ -6,7 +6,9 @@
 static const char *const layout_names[CLG_QUANT_LAYOUT_COUNT] = {
     [CLG_QUANT_LAYOUT_INVALID] = "invalid",      [CLG_QUANT_ORT_BLOCK] = "ort-block",
     [CLG_QUANT_GGML_Q4_0] = "ggml-q4_0",         [CLG_QUANT_GGML_Q8_0] = "ggml-q8_0",
-    [CLG_QUANT_OV_COMPRESSED] = "ov-compressed",
+    [CLG_QUANT_OV_COMPRESSED] = "ov-compressed", [CLG_QUANT_GGML_Q4_1] = "ggml-q4_1",
+    [CLG_QUANT_GGML_Q5_0] = "ggml-q5_0",         [CLG_QUANT_GGML_Q5_1] = "ggml-q5_1",
+    [CLG_QUANT_GGML_IQ4_NL] = "ggml-iq4_nl",
 };
 
 static const char *const type_names[CLG_QUANT_TYPE_COUNT] = {

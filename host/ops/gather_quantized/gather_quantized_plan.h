@@ -30,8 +30,17 @@ typedef enum clg_scale_placement {
     CLG_SCALES_ALONG,       /* quantize axis is the gather axis: one scale a value, scale row row/bs */
 } clg_scale_placement;
 
-/* ggml block formats (0: none, the values are packed as value_type). */
-typedef enum clg_ggml_format { CLG_GGML_NONE = 0, CLG_GGML_Q4_0, CLG_GGML_Q8_0 } clg_ggml_format;
+/* ggml block formats (0: none, the values are packed as value_type), all blocks of 32 values; the
+ * kernels number them the same (kernels_cl/dequant_ggml.h). */
+typedef enum clg_ggml_format {
+    CLG_GGML_NONE = 0,
+    CLG_GGML_Q4_0,
+    CLG_GGML_Q8_0,
+    CLG_GGML_Q4_1,
+    CLG_GGML_Q5_0,
+    CLG_GGML_Q5_1,
+    CLG_GGML_IQ4_NL,
+} clg_ggml_format;
 
 #define CLG_GGML_BLOCK_VALUES 32
 
@@ -40,7 +49,7 @@ typedef struct clg_gather_quantized_plan {
     clg_quant_type value_type; /* of one value after unpacking: u8 data with bits 4 holds u4 values */
     int value_bits;            /* 4 or 8 */
     clg_ggml_format ggml;
-    size_t ggml_block_bytes; /* 18 or 34 */
+    size_t ggml_block_bytes; /* 18 to 34 */
     clg_dtype scale_type, out_type, index_type;
     size_t scale_size, out_size, index_size;
     clg_oob_policy policy;              /* resolved: ERROR, ZERO or CLAMP */

@@ -22,20 +22,17 @@ static int32_t byte_at(const unsigned char *bytes, uint64_t k, int is_signed)
 
 static int value_is_signed(clg_quant_type t) { return t == CLG_QUANT_I4 || t == CLG_QUANT_I8; }
 
-/* The value at flat position e of the logical data, and (ggml) its block's scale bits. */
-static int32_t value_at(const clg_gather_quantized_plan *p, const unsigned char *data, uint64_t e, uint32_t *ggml_scale)
+/* The value at flat position e of the logical data (not ggml). */
+static int32_t value_at(const clg_gather_quantized_plan *p, const unsigned char *data, uint64_t e)
 {
-    if (p->ggml != CLG_GGML_NONE) {
-        const unsigned char *block = data + (e / CLG_GGML_BLOCK_VALUES) * p->ggml_block_bytes;
-        const uint64_t j = e % CLG_GGML_BLOCK_VALUES;
-        *ggml_scale = clg_f16_to_f32_bits((uint16_t)(block[0] | block[1] << 8));
-        if (p->ggml == CLG_GGML_Q8_0) return (int32_t)(int8_t)block[2 + j];
-        /* q4_0: values 0..15 are the low nibbles of the 16 bytes, 16..31 the high ones */
-        return (block[2 + j % 16] >> (j < 16 ? 0 : 4)) & 0xF;
-    }
     return p->value_bits == 4 ? nibble_at(data, e, value_is_signed(p->value_type))
                               : byte_at(data, e, value_is_signed(p->value_type));
 }
+
+/* ggml's kvalues_iq4nl: the 16 values an iq4_nl nibble selects. */
+static const int8_t iq4_nl_values[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+
+static uint32_t f16_field(const unsigned char *at) { return clg_f16_to_f32_bits((uint16_t)(at[0] | at[1] << 8)); }
 
 static uint32_t scale_at(const clg_gather_quantized_plan *p, const unsigned char *scales, uint64_t s)
 {
@@ -74,6 +71,51 @@ static uint32_t product_bits(int32_t d, uint32_t scale_bits)
     uint32_t bits;
     memcpy(&bits, &product, 4);
     return bits;
+}
+
+/* f32 bits of product + m, the f32 sum of ggml's q4_1 / q5_1. Finite operands: the hardware sum, which
+ * is never subnormal (both are multiples of 2^-24, f16's least subnormal: d * q with an f16 d, and an
+ * f16 m). Otherwise fixed rules, the kernels' too: a NaN operand (the product first) quieted, inf plus
+ * inf of the other sign the default NaN 0x7FC00000 (as the product's rules give for inf * 0), else the
+ * infinite operand. */
+static uint32_t sum_bits(uint32_t product, uint32_t m)
+{
+    const int product_finite = (product & 0x7F800000u) != 0x7F800000u, m_finite = (m & 0x7F800000u) != 0x7F800000u;
+    if (product_finite && m_finite) {
+        float a, b;
+        memcpy(&a, &product, 4);
+        memcpy(&b, &m, 4);
+        const float sum = a + b;
+        uint32_t bits;
+        memcpy(&bits, &sum, 4);
+        return bits;
+    }
+    if (!product_finite && (product & 0x7FFFFFu)) return product | 0x400000u;
+    if (!m_finite && (m & 0x7FFFFFu)) return m | 0x400000u;
+    if (!product_finite && !m_finite) return product == m ? product : 0x7FC00000u;
+    return product_finite ? m : product;
+}
+
+/* f32 bits of value j of a ggml block, as ggml-quants.c's dequantize_row_* computes it (ggml-common.h
+ * gives the blocks): elements 0..15 come from the low nibbles of the 16 quant bytes, 16..31 from the
+ * high ones; q5's fifth bit of element j is bit j of a little-endian 32-bit word. */
+static uint32_t ggml_value_bits(const clg_gather_quantized_plan *p, const unsigned char *block, uint64_t j)
+{
+    const uint32_t d = f16_field(block);
+    const int low = j < 16;
+    switch (p->ggml) {
+    case CLG_GGML_Q8_0: return product_bits((int8_t)block[2 + j], d);
+    case CLG_GGML_Q4_0: return product_bits(((block[2 + j % 16] >> (low ? 0 : 4)) & 0xF) - 8, d);
+    case CLG_GGML_IQ4_NL: return product_bits(iq4_nl_values[(block[2 + j % 16] >> (low ? 0 : 4)) & 0xF], d);
+    case CLG_GGML_Q4_1:
+        return sum_bits(product_bits((block[4 + j % 16] >> (low ? 0 : 4)) & 0xF, d), f16_field(block + 2));
+    default: { /* q5_0, q5_1 */
+        const int has_min = p->ggml == CLG_GGML_Q5_1;
+        const unsigned char *high_bits = block + (has_min ? 4 : 2), *quants = high_bits + 4;
+        const int32_t q = ((quants[j % 16] >> (low ? 0 : 4)) & 0xF) | ((high_bits[j / 8] >> (j % 8)) & 1) << 4;
+        return has_min ? sum_bits(product_bits(q, d), f16_field(block + 2)) : product_bits(q - 16, d);
+    }
+    }
 }
 
 static void store(const clg_gather_quantized_plan *p, unsigned char *out, uint64_t k, uint32_t bits)
@@ -117,16 +159,15 @@ clg_status clg_gather_quantized_reference_run(const void *plan, const void *cons
             }
             for (uint64_t i = 0; i < p->I; ++i) {
                 const uint64_t e = (m * p->A + row) * p->I + i;
-                uint32_t scale_bits = 0;
-                const int32_t q = value_at(p, data, e, &scale_bits);
-                int32_t zero_point = p->zp_constant;
-                if (p->ggml == CLG_GGML_NONE) {
-                    const uint64_t x = e / line, y = e % line / p->QN, z = e % p->QN;
-                    const uint64_t s = (x * p->nb + y / p->bs) * p->QN + z;
-                    scale_bits = scale_at(p, scales, s);
-                    zero_point = zero_point_at(p, zp, s);
+                if (p->ggml != CLG_GGML_NONE) {
+                    const unsigned char *block = data + (e / CLG_GGML_BLOCK_VALUES) * p->ggml_block_bytes;
+                    store(p, out, first + i, ggml_value_bits(p, block, e % CLG_GGML_BLOCK_VALUES));
+                    continue;
                 }
-                store(p, out, first + i, product_bits(q - zero_point, scale_bits));
+                const uint64_t x = e / line, y = e % line / p->QN, z = e % p->QN;
+                const uint64_t s = (x * p->nb + y / p->bs) * p->QN + z;
+                store(p, out, first + i,
+                      product_bits(value_at(p, data, e) - zero_point_at(p, zp, s), scale_at(p, scales, s)));
             }
         }
     return CLG_SUCCESS;

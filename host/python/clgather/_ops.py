@@ -30,7 +30,17 @@ from ._errors import DTypeError, raise_for_status
 GATHER_OPS = ("onnx-1", "onnx-11", "onnx-13", "ov-gather-1", "ov-gather-7", "ov-gather-8")
 GATHER_ELEMENTS_OPS = ("onnx-11", "onnx-13", "ov-gather-elements-6")
 GATHER_ND_OPS = ("onnx-11", "onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8")
-LAYOUTS = ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed")
+# clg_quant_layout's names, in its order
+LAYOUTS = (
+    "ort-block",
+    "ggml-q4_0",
+    "ggml-q8_0",
+    "ov-compressed",
+    "ggml-q4_1",
+    "ggml-q5_0",
+    "ggml-q5_1",
+    "ggml-iq4_nl",
+)
 
 _GATHER = Call("gather", "clgather.gather")
 _GATHER_ELEMENTS = Call("gather_elements", "clgather.gather_elements")
@@ -275,7 +285,8 @@ def gather_quantized(
     layout "ort-block" (ONNX Runtime's GatherBlockQuantized): data uint8 (bits 4: two values a byte,
     bits 8: one) or ml_dtypes uint4 / int4 values; scales per block_size values (None: 128) along
     quantize_axis (None: the last axis); zero_points optional, of data's type. "ggml-q4_0",
-    "ggml-q8_0": uint8 rows of whole blocks, no scales or zero points. "ov-compressed": uint8 / int8
+    "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl": uint8 rows of whole 32-value
+    blocks as ggml stores them, no scales or zero points. "ov-compressed": uint8 / int8
     data (bits 8: one value a byte; bits 4: two, so the last axis holds twice its extent in values)
     or uint4 / int4 values, scales per group of the last axis. axis: the axis indices select along.
     The other arguments as for gather."""

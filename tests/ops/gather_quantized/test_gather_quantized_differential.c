@@ -126,10 +126,40 @@ static void make_ov(support_rng *rng, clg_gather_quantized_desc *d, int allow_ze
     }
 }
 
+/* ggml's layouts of 32-value blocks: one kernel program serves them all, so each costs no build. */
+static const clg_quant_layout ggml_layouts[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q8_0, CLG_QUANT_GGML_Q4_1,
+                                                CLG_QUANT_GGML_Q5_0, CLG_QUANT_GGML_Q5_1, CLG_QUANT_GGML_IQ4_NL};
+enum { GGML_LAYOUTS = sizeof ggml_layouts / sizeof ggml_layouts[0] };
+
+/* Bytes of a ggml layout's block (0: not ggml), and of its f16 fields: d, and m where it has one. */
+static size_t ggml_block_bytes(clg_quant_layout l)
+{
+    switch (l) {
+    case CLG_QUANT_GGML_Q4_0:
+    case CLG_QUANT_GGML_IQ4_NL: return 18;
+    case CLG_QUANT_GGML_Q8_0: return 34;
+    case CLG_QUANT_GGML_Q4_1: return 20;
+    case CLG_QUANT_GGML_Q5_0: return 22;
+    case CLG_QUANT_GGML_Q5_1: return 24;
+    default: return 0;
+    }
+}
+
+static size_t ggml_field_bytes(clg_quant_layout l)
+{
+    return l == CLG_QUANT_GGML_Q4_1 || l == CLG_QUANT_GGML_Q5_1 ? 4 : 2;
+}
+
+/* The bits of the values the x86 nibble lookups read: 4 for q4_0, q4_1 and iq4_nl. */
+static int ggml_value_bits(clg_quant_layout l)
+{
+    return l == CLG_QUANT_GGML_Q8_0 ? 8 : l == CLG_QUANT_GGML_Q5_0 || l == CLG_QUANT_GGML_Q5_1 ? 5 : 4;
+}
+
 static void make_ggml(support_rng *rng, clg_gather_quantized_desc *d, int allow_zero)
 {
-    d->layout = support_below(rng, 2) ? CLG_QUANT_GGML_Q4_0 : CLG_QUANT_GGML_Q8_0;
-    const int64_t block_bytes = d->layout == CLG_QUANT_GGML_Q4_0 ? 18 : 34;
+    d->layout = ggml_layouts[support_below(rng, GGML_LAYOUTS)];
+    const int64_t block_bytes = (int64_t)ggml_block_bytes(d->layout);
     const int32_t r = 2 + (int32_t)support_below(rng, 2);
     int64_t shape[CLG_MAX_RANK];
     for (int32_t k = 0; k < r - 1; ++k) shape[k] = pick_dim(rng, allow_zero, 8);
@@ -145,14 +175,18 @@ static void fill_inputs(support_rng *rng, quant_case *c)
     const size_t scale_size = c->desc.scales.type ? clg_dtype_size(c->desc.scales.type) : 0;
     for (size_t k = 0; scale_size && k < c->scale_bytes / scale_size; ++k)
         quant_put_scale_bits(c, k, pick_scale_bits(rng));
-    if (c->desc.layout == CLG_QUANT_GGML_Q4_0 || c->desc.layout == CLG_QUANT_GGML_Q8_0) {
-        /* the f16 scale of each block: mostly ordinary, some random bits (subnormal, infinite, NaN) */
-        const size_t block_bytes = c->desc.layout == CLG_QUANT_GGML_Q4_0 ? 18 : 34;
-        for (size_t b = 0; b + block_bytes <= c->data_bytes; b += block_bytes) {
-            const uint16_t h =
-                (uint16_t)(support_below(rng, 4) ? 0x2000u + support_below(rng, 0x3000) : support_next(rng));
-            memcpy(c->data + b, &h, 2);
-        }
+    const size_t block_bytes = ggml_block_bytes(c->desc.layout);
+    if (block_bytes) {
+        /* the f16 fields of each block (d, and m for q4_1 and q5_1): mostly ordinary, of either sign,
+         * some random bits (subnormal, infinite, NaN) */
+        const size_t fields = ggml_field_bytes(c->desc.layout);
+        for (size_t b = 0; b + block_bytes <= c->data_bytes; b += block_bytes)
+            for (size_t f = 0; f < fields; f += 2) {
+                const uint16_t h = (uint16_t)(support_below(rng, 4) ? 0x2000u + support_below(rng, 0x3000) +
+                                                                          0x8000u * support_below(rng, 2)
+                                                                    : support_next(rng));
+                memcpy(c->data + b + f, &h, 2);
+            }
     }
 }
 
@@ -335,7 +369,7 @@ static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only
 }
 
 /* OpenVINO: u8, i8, u4, i4, per row and grouped (odd group sizes), zero points none, per group or one
- * for the table; ggml q4_0 and q8_0; each with every output type. */
+ * for the table; every ggml layout; each with every output type. */
 static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_only)
 {
     for (int t = 1; t <= 4; ++t)
@@ -365,19 +399,20 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_
                     quant_case_free(&rc.c);
                     ++number;
                 }
-    for (int q8 = 0; q8 < 2; ++q8)
+    for (int l = 0; l < GGML_LAYOUTS; ++l)
         for (int o = 0; o < 3; ++o) {
-            if (skipped_for_lookups(lookups_only, q8 ? 8 : 4, float_types[o])) {
+            const clg_quant_layout layout = ggml_layouts[l];
+            if (skipped_for_lookups(lookups_only, ggml_value_bits(layout), float_types[o])) {
                 ++number;
                 continue;
             }
             random_case rc;
             memset(&rc, 0, sizeof rc);
             clg_gather_quantized_desc *d = &rc.c.desc;
-            d->layout = q8 ? CLG_QUANT_GGML_Q8_0 : CLG_QUANT_GGML_Q4_0;
-            const int64_t shape[] = {9, (q8 ? 34 : 18) * 3};
+            d->layout = layout;
+            const int64_t shape[] = {9, (int64_t)ggml_block_bytes(layout) * 3};
             set_shape(&d->data, CLG_QUANT_U8, 2, shape);
-            finish_sweep_case(rng, &rc, q8 ? "ggml q8_0" : "ggml q4_0", float_types[o], number);
+            finish_sweep_case(rng, &rc, clg_quant_layout_name(layout), float_types[o], number);
             compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
             quant_case_free(&rc.c);
             ++number;

@@ -252,6 +252,102 @@ START_TEST(ggml_q8_0_row_bf16_output)
 }
 END_TEST
 
+/* A one-row ggml case of `bytes` bytes, index 0, the given output type. */
+static void ggml_case(quant_case *c, clg_quant_layout layout, int64_t bytes, clg_dtype out)
+{
+    const int64_t ds[] = {1, bytes}, is[] = {1};
+    c->desc.layout = layout;
+    set_qshape(&c->desc.data, CLG_QUANT_U8, 2, ds);
+    support_shape(&c->desc.indices, CLG_I64, 1, is);
+    c->desc.output_type = out;
+    quant_case_alloc(c);
+}
+
+/* ggml q4_1, one row of three blocks, f16 output. Block 0: d = 0.5 (0x3800), m = -4 (0xC400), byte j
+ * holds j low and 15 - j high: j * 0.5 - 4, then (15 - j) * 0.5 - 4. Block 1: d = +inf, m = 1, every
+ * byte 0x10: nibble 0 gives inf * 0 = NaN (the default 0x7FC00000, f16 0x7E00), nibble 1 inf + 1 = inf.
+ * Block 2: d = 1, m = -inf, bytes 0x21: -inf. */
+START_TEST(ggml_q4_1_row_f16_output_and_special_fields)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q4_1, 60, CLG_F16);
+    unsigned char *b = c.data;
+    b[0] = 0x00, b[1] = 0x38, b[2] = 0x00, b[3] = 0xC4;
+    for (int j = 0; j < 16; ++j) b[4 + j] = (unsigned char)(j | (15 - j) << 4);
+    b[20] = 0x00, b[21] = 0x7C, b[22] = 0x00, b[23] = 0x3C;
+    memset(b + 24, 0x10, 16);
+    b[40] = 0x00, b[41] = 0x3C, b[42] = 0x00, b[43] = 0xFC;
+    memset(b + 44, 0x21, 16);
+    uint32_t want[96];
+    for (int j = 0; j < 16; ++j) {
+        want[j] = f16_bits_of((float)j * 0.5f - 4.0f);
+        want[16 + j] = f16_bits_of((float)(15 - j) * 0.5f - 4.0f);
+        want[32 + j] = 0x7E00u, want[48 + j] = 0x7C00u;
+        want[64 + j] = want[80 + j] = 0xFC00u;
+    }
+    expect_bits(&c, want, 96);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ggml q5_0, one block, bf16 output: d = -0.5 (0xB800), fifth bits 0x0000FFFF (elements 0..15), byte j
+ * holds j in both nibbles: element j < 16 is (j + 16 - 16) * -0.5 (-0 for j = 0), element 16 + j is
+ * (j - 16) * -0.5. */
+START_TEST(ggml_q5_0_row_bf16_output)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q5_0, 22, CLG_BF16);
+    c.data[0] = 0x00, c.data[1] = 0xB8, c.data[2] = 0xFF, c.data[3] = 0xFF;
+    for (int j = 0; j < 16; ++j) c.data[6 + j] = (unsigned char)(j | j << 4);
+    uint32_t want[32];
+    for (int j = 0; j < 16; ++j) {
+        want[j] = f32_bits((float)j * -0.5f) >> 16;
+        want[16 + j] = f32_bits((float)(j - 16) * -0.5f) >> 16;
+    }
+    expect_bits(&c, want, 32);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ggml q5_1, one block, f32 output: d = 0.25 (0x3400), m = -1 (0xBC00), fifth bits 0xF0F0F0F0 (element j
+ * when j mod 8 >= 4), byte j = j (high nibbles 0): element j < 16 is (j + 16 * bit) * 0.25 - 1, element
+ * 16 + j is 16 * bit * 0.25 - 1. */
+START_TEST(ggml_q5_1_row)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q5_1, 24, CLG_F32);
+    c.data[0] = 0x00, c.data[1] = 0x34, c.data[2] = 0x00, c.data[3] = 0xBC;
+    memset(c.data + 4, 0xF0, 4);
+    for (int j = 0; j < 16; ++j) c.data[8 + j] = (unsigned char)j;
+    uint32_t want[32];
+    for (int j = 0; j < 32; ++j) {
+        const int fifth = j % 8 >= 4;
+        want[j] = f32_bits((float)((j < 16 ? j : 0) + 16 * fifth) * 0.25f - 1.0f);
+    }
+    expect_bits(&c, want, 32);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* ggml iq4_nl, one block, f16 output: d = 0.25 (0x3400), byte j holds j low and 15 - j high; element j
+ * is kvalues_iq4nl[j] * 0.25, element 16 + j kvalues_iq4nl[15 - j] * 0.25 (all exact in f16). */
+START_TEST(ggml_iq4_nl_row_f16_output)
+{
+    static const int kvalues[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_IQ4_NL, 18, CLG_F16);
+    c.data[0] = 0x00, c.data[1] = 0x34;
+    for (int j = 0; j < 16; ++j) c.data[2 + j] = (unsigned char)(j | (15 - j) << 4);
+    uint32_t want[32];
+    for (int j = 0; j < 16; ++j) {
+        want[j] = f16_bits_of((float)kvalues[j] * 0.25f);
+        want[16 + j] = f16_bits_of((float)kvalues[15 - j] * 0.25f);
+    }
+    expect_bits(&c, want, 32);
+    quant_case_free(&c);
+}
+END_TEST
+
 /* OpenVINO, u8 [3, 4] with a scale and a zero point per row (f16 scales: f16 output). Row 2 holds
  * 10 20 30 40, scale 0.5, zero point 20: -5 0 5 10. Index 5 is out of range: zeros (OpenVINO's rule). */
 START_TEST(ov_u8_per_row_zero_points_out_of_range_zeros)
@@ -449,6 +545,10 @@ int main(void)
     tcase_add_test(tc, ort_u8_bits4_packed_zero_point_rows_and_default);
     tcase_add_test(tc, ggml_q4_0_row);
     tcase_add_test(tc, ggml_q8_0_row_bf16_output);
+    tcase_add_test(tc, ggml_q4_1_row_f16_output_and_special_fields);
+    tcase_add_test(tc, ggml_q5_0_row_bf16_output);
+    tcase_add_test(tc, ggml_q5_1_row);
+    tcase_add_test(tc, ggml_iq4_nl_row_f16_output);
     tcase_add_test(tc, ov_u8_per_row_zero_points_out_of_range_zeros);
     tcase_add_test(tc, ov_u4_grouped_scalar_zero_point);
     tcase_add_test(tc, round_to_nearest_even_f16_and_bf16);
