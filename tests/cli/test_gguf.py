@@ -10,7 +10,7 @@ import json
 from cli_common import *
 
 # the ggml types clgather reads (its ggml-* layouts)
-TYPES = ["q4_0", "q8_0"]
+TYPES = ["q4_0", "q8_0", "q4_1", "q5_0", "q5_1", "iq4_nl"]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 venv = os.environ.get("CLGATHER_ORACLES_VENV") or os.path.join(REPO, ".venv-oracles")
