@@ -32,8 +32,10 @@ const char *onnx_external_entry(onnx_external *e, proto_bytes entry)
     while ((got = proto_next_field(&r, &f)) > 0) {
         if (f.number != ENTRY_KEY && f.number != ENTRY_VALUE) continue;
         if (f.wire_type != PROTO_BYTES) return "an external_data entry's key or value is not a string";
-        if (f.number == ENTRY_KEY) key = f.bytes;
-        else value = f.bytes;
+        if (f.number == ENTRY_KEY)
+            key = f.bytes;
+        else
+            value = f.bytes;
     }
     if (got < 0) return r.error;
     ++e->entries;
@@ -72,8 +74,8 @@ const char *onnx_external_resolve(onnx_external *e, const char *base_dir, char *
     const char *why = check_location(e->location);
     if (why) return why;
     if (!base_dir) return "external data where no model folder is known to read it from";
-    const int n = snprintf(e->path, sizeof e->path, "%s/%.*s", base_dir, (int)e->location.len,
-                           (const char *)e->location.data);
+    const int n =
+        snprintf(e->path, sizeof e->path, "%s/%.*s", base_dir, (int)e->location.len, (const char *)e->location.data);
     if (n < 0 || (size_t)n >= sizeof e->path) return "an external data path longer than 4096 bytes";
     struct stat info;
     if (stat(e->path, &info) != 0 || !S_ISREG(info.st_mode)) {
