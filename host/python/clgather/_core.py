@@ -302,20 +302,23 @@ def host_output(out, shape, dtype):
     return out
 
 
-def run_host(call, desc, inputs, shape, dtype, ctx, use_reference, out=None):
-    """inputs: numpy arrays (or None for an absent input), in the C call's order."""
-    output = host_output(out, shape, dtype)
+def host_args(inputs):
+    """The (address, bytes) pairs of the C call's inputs: numpy arrays, or None for an absent input."""
     args = []
     for array in inputs:
-        if array is None:
-            args += (None, 0)
-        else:
-            args += (address(array), array.nbytes)
-    args += (address(output), output.nbytes)
+        args += (None, 0) if array is None else (address(array), array.nbytes)
+    return args
+
+
+def run_host(call, desc, input_args, shape, dtype, ctx, use_reference, out=None):
+    """The call on host memory, the library's or the CPU reference's, into a new output or out=.
+    input_args: the inputs' (address, bytes) pairs in the C call's order (host_args makes them; the
+    data-and-indices operations make their two inline, a small call's cost being mostly Python)."""
+    output = np.empty(shape, dtype) if out is None else host_output(out, shape, dtype)
     if use_reference:
-        status = call.reference(desc, *args)
+        status = call.reference(desc, *input_args, address(output), output.nbytes)
     else:
-        status = call.host((ctx or default_context()).handle, desc, *args)
+        status = call.host((ctx or default_context()).handle, desc, *input_args, address(output), output.nbytes)
     if status:
         raise_for_status(status, call.label)
     return output

@@ -9,8 +9,7 @@ from ._core import (
     Call,
     address,
     clg_dtype,
-    default_context,
-    host_output,
+    host_args,
     is_device_array,
     describe,
     device_queue,
@@ -46,7 +45,7 @@ def _dispatch(call, desc_ref, named_inputs, shape, dtype, ctx, wait_for, use_ref
     queue = None if use_reference else device_queue(values)
     if queue is None:
         inputs = [v if v is None or type(v) is np.ndarray or not hasattr(v, "get") else v.get() for v in values]
-        return run_host(call, desc_ref, inputs, shape, dtype, ctx, use_reference, out)
+        return run_host(call, desc_ref, host_args(inputs), shape, dtype, ctx, use_reference, out)
     inputs = [to_device(queue, value, name) for name, value in named_inputs]
     return run_device(call, desc_ref, inputs, shape, dtype, ctx, queue, wait_for, out)
 
@@ -55,15 +54,8 @@ def _run_pair(call, desc_ref, data, indices, shape, ctx, wait_for, use_reference
     """_dispatch for the data-and-indices operations, with numpy arrays taken the short way: this
     path is most of a small call's cost in Python."""
     if type(data) is np.ndarray and type(indices) is np.ndarray:
-        output = np.empty(shape, data.dtype) if out is None else host_output(out, shape, data.dtype)
-        args = (address(data), data.nbytes, address(indices), indices.nbytes, address(output), output.nbytes)
-        if use_reference:
-            status = call.reference(desc_ref, *args)
-        else:
-            status = call.host((ctx or default_context()).handle, desc_ref, *args)
-        if status:
-            raise_for_status(status, call.label)
-        return output
+        input_args = (address(data), data.nbytes, address(indices), indices.nbytes)
+        return run_host(call, desc_ref, input_args, shape, data.dtype, ctx, use_reference, out)
     if (
         not use_reference
         and is_device_array(data)
