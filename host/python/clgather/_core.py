@@ -345,57 +345,68 @@ def to_device(queue, value, argument):
     return cl_array.to_device(queue, host_array(value, argument))
 
 
-def _c_layout(shape, itemsize):
-    """(element count, C-order strides) of a shape."""
-    size = 1
-    strides = []
-    step = itemsize
-    for extent in reversed(shape):
-        strides.append(step)
-        step *= max(extent, 1)
-        size *= extent
-    return size, tuple(reversed(strides))
-
-
-_fast_array_works = None
-_layouts = {}  # (shape, itemsize): _c_layout's answer, for the shapes met so far
 _cl = None  # pyopencl and pyopencl.array, imported on the first device call
 _cl_array = None
 
+# The attributes pyopencl's Array constructor sets (as of pyopencl 2026.1): a new output is a copy of
+# those of one array made once per queue, shape and dtype, with its own buffer and events. Where
+# pyopencl sets others, new_device_array uses its public constructor instead.
+_ARRAY_ATTRIBUTES = frozenset(
+    ("_flags", "allocator", "base_data", "context", "dtype", "events", "nbytes", "offset", "queue", "shape", "size",
+     "strides")
+)
+_array_templates = {}  # (id(queue), shape, dtype): (the attributes, or None where they cannot serve)
+
+
+def _import_pyopencl():
+    global _cl, _cl_array
+    import pyopencl
+    import pyopencl.array
+
+    _cl, _cl_array = pyopencl, pyopencl.array
+
+
+def _array_template(queue, shape, dtype):
+    """The attributes of cl_array.empty(queue, shape, dtype) that every array of it shares, or None
+    when pyopencl's array is not laid out as _ARRAY_ATTRIBUTES says. The entry holds the queue, so
+    id(queue) in its key names that queue while the entry lives."""
+    if _cl is None:
+        _import_pyopencl()
+    model = _cl_array.empty(queue, shape, dtype)
+    attributes = dict(vars(model))
+    if (
+        attributes.keys() != _ARRAY_ATTRIBUTES
+        or type(model) is not _cl_array.Array
+        or model.allocator is not None
+        or model.offset != 0
+        or not (model.base_data is None or type(model.base_data) is _cl.Buffer)
+    ):
+        attributes = None
+    else:
+        attributes["_flags"] = model.flags  # computed once and shared, as pyopencl's own methods share it
+        attributes["events"] = attributes["base_data"] = None
+    if len(_array_templates) >= 512:
+        _array_templates.clear()
+    _array_templates[(id(queue), shape, dtype)] = attributes
+    return attributes
+
 
 def new_device_array(queue, shape, dtype):
-    """cl_array.empty(queue, shape, dtype), made through pyopencl's fast constructor (the shape, strides
-    and size given, as pyopencl's own methods make their results): its public constructor checks the
-    shape with numpy and costs some 30 us a call, several times a small gather. If the fast
-    constructor's arguments ever change, the public one is used."""
-    global _fast_array_works, _cl, _cl_array
-    if _cl is None:
-        import pyopencl
-        import pyopencl.array
-
-        _cl, _cl_array = pyopencl, pyopencl.array
-    if _fast_array_works is not False:
-        layout = _layouts.get((shape, dtype.itemsize))
-        if layout is None:
-            if len(_layouts) >= 512:
-                _layouts.clear()
-            layout = _layouts[(shape, dtype.itemsize)] = _c_layout(shape, dtype.itemsize)
-        size, strides = layout
-        try:
-            context = queue.context
-            data = _cl.Buffer(context, _cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
-            array = _cl_array.Array(None, shape, dtype, data=data, strides=strides, _fast=True, _size=size,
-                                    _context=context, _queue=queue)
-            if _fast_array_works is None:  # checked once against the public constructor
-                reference = _cl_array.empty(queue, shape, dtype)
-                _fast_array_works = (array.shape, array.strides, array.size, array.nbytes, array.flags.c_contiguous) == (
-                    reference.shape, reference.strides, reference.size, reference.nbytes, reference.flags.c_contiguous)
-                if not _fast_array_works:
-                    return reference
-            return array
-        except TypeError:
-            _fast_array_works = False
-    return _cl_array.empty(queue, shape, dtype)
+    """cl_array.empty(queue, shape, dtype), made as a copy of the attributes such an array has: the
+    public constructor checks the shape with numpy (some 30 us a call, several times a small gather),
+    and its fast form, run as Python, costs about twice the copy."""
+    attributes = _array_templates.get((id(queue), shape, dtype), False)
+    if attributes is False:
+        attributes = _array_template(queue, shape, dtype)
+    if attributes is None:
+        return _cl_array.empty(queue, shape, dtype)
+    array = _cl_array.Array.__new__(_cl_array.Array)
+    own = attributes.copy()
+    nbytes = own["nbytes"]
+    own["base_data"] = _cl.Buffer(own["context"], _cl.mem_flags.READ_WRITE, nbytes) if nbytes else None
+    own["events"] = []
+    array.__dict__ = own
+    return array
 
 
 def device_output(out, queue, shape, dtype):
@@ -412,18 +423,13 @@ def device_output(out, queue, shape, dtype):
 
 
 _WAIT_LIST_TYPES = [_lib.cl_handle * n for n in range(17)]
-_pyopencl = None
 
 
 def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None):
     """inputs: pyopencl arrays (or None), in the C call's order. The output is a pyopencl array on
     queue, with the call's event added to its events; nothing is copied to the host."""
-    global _pyopencl
-    if _pyopencl is None:
-        import pyopencl
-
-        _pyopencl = pyopencl
-    cl = _pyopencl
+    if _cl is None:
+        _import_pyopencl()
     output = new_device_array(queue, shape, dtype) if out is None else device_output(out, queue, shape, dtype)
     events = list(wait_for) if wait_for else []
     scratch = None
@@ -437,7 +443,7 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
         base = array.base_data
         if base is None:  # an empty pyopencl array owns no buffer; the call reads nothing from it
             if scratch is None:
-                scratch = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, 16)
+                scratch = _cl.Buffer(queue.context, _cl.mem_flags.READ_WRITE, 16)
             args += (scratch.int_ptr, 0)
         else:
             args += (base.int_ptr, array.offset)
@@ -452,5 +458,5 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
     status = call.enqueue(ctx.handle, desc, queue.int_ptr, *args, count, wait_list, ctypes.byref(event))
     if status:
         raise_for_status(status, call.label)
-    output.add_event(cl.Event.from_int_ptr(event.value, retain=False))
+    output.add_event(_cl.Event.from_int_ptr(event.value, retain=False))
     return output
