@@ -102,6 +102,24 @@ def test_wait_for_is_honoured(queue):
     check_device_result(queue, out, data[[3, 1]])
 
 
+def test_each_call_waits_for_its_own_events(queue):
+    """Calls alike but for their wait lists: each waits for its own (the binding reuses the last
+    wait list it made only for the same events)."""
+    import pyopencl as cl
+
+    data, indices = device(queue, np.arange(8, dtype=np.int32)), device(queue, np.array([7, 2], dtype=np.int32))
+    queue.finish()
+    for _ in range(2):
+        gate = cl.UserEvent(queue.context)
+        out = clgather.gather(data, indices, op="ov-gather-8", wait_for=[gate])
+        again = clgather.gather(data, indices, op="ov-gather-8", wait_for=[gate])
+        for result in (out, again):
+            assert result.events[-1].command_execution_status != cl.command_execution_status.COMPLETE
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        for result in (out, again):
+            check_device_result(queue, result, np.array([7, 2], dtype=np.int32))
+
+
 def test_explicit_context_from_pyopencl_and_defer_errors(queue):
     ctx = clgather.Context.from_pyopencl(queue, defer_errors=True)
     data = np.arange(8, dtype=np.int64)

@@ -2,6 +2,7 @@
 
 import ctypes
 import dataclasses
+import operator
 import threading
 
 import numpy as np
@@ -73,9 +74,15 @@ def describe(array, argument):
     return tensor_desc(array.shape, clg_dtype(array.dtype, argument), argument)
 
 
+_device_array_type = None  # pyopencl.array.Array, once a device call has imported pyopencl
+
+
 def is_device_array(value):
-    """A pyopencl array, by the attributes the binding uses (no pyopencl import needed)."""
-    return hasattr(value, "base_data") and hasattr(value, "queue") and hasattr(value, "offset")
+    """A pyopencl array: of pyopencl's class, or with the attributes the binding uses (no pyopencl
+    import needed)."""
+    return type(value) is _device_array_type or (
+        hasattr(value, "base_data") and hasattr(value, "queue") and hasattr(value, "offset")
+    )
 
 
 def host_array(value, argument):
@@ -359,11 +366,11 @@ _array_templates = {}  # (id(queue), shape, dtype): (the attributes, or None whe
 
 
 def _import_pyopencl():
-    global _cl, _cl_array
+    global _cl, _cl_array, _device_array_type
     import pyopencl
     import pyopencl.array
 
-    _cl, _cl_array = pyopencl, pyopencl.array
+    _cl, _cl_array, _device_array_type = pyopencl, pyopencl.array, pyopencl.array.Array
 
 
 def _array_template(queue, shape, dtype):
@@ -423,6 +430,25 @@ def device_output(out, queue, shape, dtype):
 
 
 _WAIT_LIST_TYPES = [_lib.cl_handle * n for n in range(17)]
+_int_ptr = operator.attrgetter("int_ptr")
+# The last wait list made, (events, handles): calls on the same inputs wait on the same events (an
+# uploaded array keeps its upload's event until its owner clears it), so the list is made once. Holding
+# the events keeps their handles from being reused while the entry lives.
+_last_wait = ((), None)
+
+
+def _wait_list(events):
+    """The ctypes array of the events' handles."""
+    global _last_wait
+    events = tuple(events)
+    last = _last_wait
+    if events == last[0]:
+        return last[1]
+    count = len(events)
+    wait_type = _WAIT_LIST_TYPES[count] if count < len(_WAIT_LIST_TYPES) else _lib.cl_handle * count
+    wait_list = wait_type(*map(_int_ptr, events))
+    _last_wait = (events, wait_list)
+    return wait_list
 
 
 def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None):
@@ -431,7 +457,7 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
     if _cl is None:
         _import_pyopencl()
     output = new_device_array(queue, shape, dtype) if out is None else device_output(out, queue, shape, dtype)
-    events = list(wait_for) if wait_for else []
+    events = [*wait_for] if wait_for else []
     scratch = None
     args = []
     for array in (*inputs, output):
@@ -448,15 +474,15 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
         else:
             args += (base.int_ptr, array.offset)
     count = len(events)
-    if count:
-        wait_type = _WAIT_LIST_TYPES[count] if count < len(_WAIT_LIST_TYPES) else _lib.cl_handle * count
-        wait_list = wait_type(*[e.int_ptr for e in events])
-    else:
-        wait_list = None
+    wait_list = _wait_list(events) if count else None
     event = _lib.cl_handle()
     ctx = ctx or pyopencl_context(queue)
     status = call.enqueue(ctx.handle, desc, queue.int_ptr, *args, count, wait_list, ctypes.byref(event))
     if status:
         raise_for_status(status, call.label)
-    output.add_event(_cl.Event.from_int_ptr(event.value, retain=False))
+    event = _cl.Event.from_int_ptr(event.value, retain=False)
+    if out is None:
+        output.events.append(event)  # a new array's list is empty: add_event's trimming has nothing to do
+    else:
+        output.add_event(event)
     return output
