@@ -8,6 +8,9 @@ prepared once (ctypes, straight into the library the package loads).
                                                           clReleaseMemObject (out=: into a fixed buffer)
   reference: clgather.reference.gather(numpy, numpy)  vs  clg_gather_reference (no OpenCL: the
              binding's own cost, without the device's noise)
+  stubbed:   clgather.gather(device, device) with clg_gather_enqueue replaced by a stub that hands back
+             a complete user event  vs  clCreateBuffer, the stub, the event's and the buffer's release
+             (the device path's own cost in Python, without the device's noise)
 Each Python side is timed twice: allocating its output, and into a caller's array (out=), as the C
 side does.
 
@@ -16,11 +19,15 @@ machine; each figure is the median over rounds of the mean time per call. ctypes
 something on the C side too: the `dispatch` line times a 7-argument library call that returns at
 once (clg_gather_reference with a NULL descriptor), so C + dispatch bounds the C call from below.
 
+The machine's load average is printed (and kept in the JSON) before and after the rounds: on a shared
+machine the figures move with it.
+
 Usage: python3 bench/python_overhead.py [--rounds N] [--calls N] [--device SPEC] [--json FILE]"""
 
 import argparse
 import ctypes
 import json
+import os
 import platform
 import statistics
 import time
@@ -123,6 +130,31 @@ def main():
     def py_host_out():
         clgather.gather(data, indices, 0, op="ov-gather-8", ctx=ctx, out=output)
 
+    # the device path without the device: the library's enqueue replaced by a Python stub that hands
+    # back a retained, complete user event (the binding wraps it and releases it when done with)
+    done = cl.UserEvent(cl_ctx)
+    done.set_status(cl.command_execution_status.COMPLETE)
+    done_ptr = done.int_ptr
+    opencl.clRetainEvent.argtypes = [ctypes.c_void_p]
+    retain_event = opencl.clRetainEvent
+    gather_call = clgather._ops._GATHER
+    real_enqueue = gather_call.enqueue
+
+    def enqueue_stub(*stub_args):
+        retain_event(done_ptr)
+        stub_args[-1]._obj.value = done_ptr
+        return 0
+
+    def c_stub():
+        fresh = opencl.clCreateBuffer(cl_context_ptr, read_write, 256, None, None)
+        enqueue_stub(device_handle, desc_ref, queue_ptr, mems[0], 0, mems[1], 0, fresh, 0, len(input_events),
+                     wait_list, event_ref)
+        opencl.clReleaseEvent(event)
+        opencl.clReleaseMemObject(fresh)
+
+    def py_stub():
+        clgather.gather(d_data, d_indices, 0, op="ov-gather-8", ctx=device_ctx)
+
     def c_reference():
         lib.clg_gather_reference(desc_ref, *host_args)
 
@@ -141,16 +173,28 @@ def main():
     sides = {"c_host": c_host, "py_host": py_host, "py_host_out": py_host_out, "c_device": c_device,
              "c_device_alloc": c_device_alloc,
              "py_device": py_device, "py_device_out": py_device_out, "c_reference": c_reference,
-             "py_reference": py_reference, "dispatch": dispatch}
-    for function in sides.values():  # warm-up
-        per_call_us(function, args.calls)
+             "py_reference": py_reference, "c_stub": c_stub, "py_stub": py_stub, "dispatch": dispatch}
+    stubbed = {"c_stub", "py_stub"}  # run with the enqueue replaced by the stub
+    def sample(name):
+        if name in stubbed:
+            gather_call.enqueue = enqueue_stub
+        try:
+            return per_call_us(sides[name], args.calls)
+        finally:
+            gather_call.enqueue = real_enqueue
+
+    for name in sides:  # warm-up
+        sample(name)
     samples = {name: [] for name in sides}
+    load_before = os.getloadavg()
     for _ in range(args.rounds):
         for name in ("c_host", "py_host", "py_host_out", "c_host", "c_device_alloc", "py_device", "py_device",
                      "c_device_alloc", "c_device", "py_device_out", "py_device_out", "c_device", "c_reference",
-                     "py_reference", "py_reference", "c_reference", "dispatch"):
-            samples[name].append(per_call_us(sides[name], args.calls))
+                     "py_reference", "py_reference", "c_reference", "c_stub", "py_stub", "py_stub", "c_stub",
+                     "dispatch"):
+            samples[name].append(sample(name))
     median = {name: statistics.median(values) for name, values in samples.items()}
+    load_after = os.getloadavg()
 
     result = {
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
@@ -162,6 +206,7 @@ def main():
         "clgather": clgather.__version__,
         "rounds": args.rounds,
         "calls_per_round": args.calls,
+        "load_average_1_5_15": {"before": load_before, "after": load_after},
         "median_us": median,
         "overhead_us": {
             "numpy": median["py_host"] - median["c_host"],
@@ -169,13 +214,16 @@ def main():
             "pyopencl": median["py_device"] - median["c_device_alloc"],
             "pyopencl_out": median["py_device_out"] - median["c_device"],
             "reference": median["py_reference"] - median["c_reference"],
+            "stubbed": median["py_stub"] - median["c_stub"],
         },
     }
     print(f"tiny (ov-gather-8, f32 [16, 16], i32 [4]) on {info.name} ({info.platform}, driver {info.driver_version})")
     print(f"{args.rounds} rounds of {args.calls} calls per side; medians of the per-round means, us per call")
+    print(f"load average (1, 5, 15 min) {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f} before the "
+          f"rounds, {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} after")
     rows = [("numpy", "c_host", "py_host"), ("numpy, out=", "c_host", "py_host_out"),
             ("pyopencl", "c_device_alloc", "py_device"), ("pyopencl, out=", "c_device", "py_device_out"),
-            ("reference", "c_reference", "py_reference")]
+            ("reference", "c_reference", "py_reference"), ("pyopencl, stub", "c_stub", "py_stub")]
     for label, c, py in rows:
         print(f"  {label:15s} C {median[c]:8.2f}   Python {median[py]:8.2f}   overhead {median[py] - median[c]:6.2f}")
     print(f"  dispatch (ctypes, a 7-argument call that returns at once) {median['dispatch']:.2f}")

@@ -102,6 +102,24 @@ def test_wait_for_is_honoured(queue):
     check_device_result(queue, out, data[[3, 1]])
 
 
+def test_each_call_waits_for_its_own_events(queue):
+    """Calls alike but for their wait lists: each waits for its own (the binding reuses the last
+    wait list it made only for the same events)."""
+    import pyopencl as cl
+
+    data, indices = device(queue, np.arange(8, dtype=np.int32)), device(queue, np.array([7, 2], dtype=np.int32))
+    queue.finish()
+    for _ in range(2):
+        gate = cl.UserEvent(queue.context)
+        out = clgather.gather(data, indices, op="ov-gather-8", wait_for=[gate])
+        again = clgather.gather(data, indices, op="ov-gather-8", wait_for=[gate])
+        for result in (out, again):
+            assert result.events[-1].command_execution_status != cl.command_execution_status.COMPLETE
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        for result in (out, again):
+            check_device_result(queue, result, np.array([7, 2], dtype=np.int32))
+
+
 def test_explicit_context_from_pyopencl_and_defer_errors(queue):
     ctx = clgather.Context.from_pyopencl(queue, defer_errors=True)
     data = np.arange(8, dtype=np.int64)
@@ -148,19 +166,28 @@ def test_out_argument_on_the_device(queue):
 
 
 def test_outputs_match_pyopencl_own_arrays(queue):
-    """The binding makes its outputs with pyopencl's fast constructor: they must be what
-    cl_array.empty would have made."""
+    """The binding makes its outputs as copies of an array cl_array.empty made: they must be what
+    cl_array.empty would have made, each with its own buffer and events."""
+    import pyopencl as cl
     import pyopencl.array as cl_array
 
     from clgather import _core
 
     for shape in [(3, 5), (), (0, 4), (2, 1, 3)]:
         made = _core.new_device_array(queue, shape, np.dtype(np.float32))
+        again = _core.new_device_array(queue, shape, np.dtype(np.float32))
         own = cl_array.empty(queue, shape, np.float32)
-        assert (made.shape, made.strides, made.size, made.nbytes, made.flags.c_contiguous) == (
-            own.shape, own.strides, own.size, own.nbytes, own.flags.c_contiguous)
-        assert made.queue is queue and made.context == own.context
-    assert _core._fast_array_works is True
+        assert _core._array_templates[(id(queue), shape, np.dtype(np.float32))] is not None, "the short way was taken"
+        assert type(made) is cl_array.Array and vars(made).keys() == vars(own).keys()
+        assert (made.shape, made.strides, made.size, made.nbytes, made.offset, made.flags.c_contiguous) == (
+            own.shape, own.strides, own.size, own.nbytes, own.offset, own.flags.c_contiguous)
+        assert made.queue is queue and made.context == own.context and made.allocator is None
+        assert made.events == [] and made.events is not again.events
+        if own.size:
+            assert isinstance(made.base_data, cl.Buffer) and made.base_data.size == own.nbytes
+            assert made.base_data.int_ptr != again.base_data.int_ptr
+        else:
+            assert made.base_data is None
     data = np.arange(6, dtype=np.float32)
     out = clgather.gather(device(queue, data), device(queue, np.zeros((0, 2), np.int64)))
     assert out.shape == (0, 2) and out.get().shape == (0, 2)

@@ -2,6 +2,7 @@
 
 import ctypes
 import dataclasses
+import operator
 import threading
 
 import numpy as np
@@ -73,9 +74,15 @@ def describe(array, argument):
     return tensor_desc(array.shape, clg_dtype(array.dtype, argument), argument)
 
 
+_device_array_type = None  # pyopencl.array.Array, once a device call has imported pyopencl
+
+
 def is_device_array(value):
-    """A pyopencl array, by the attributes the binding uses (no pyopencl import needed)."""
-    return hasattr(value, "base_data") and hasattr(value, "queue") and hasattr(value, "offset")
+    """A pyopencl array: of pyopencl's class, or with the attributes the binding uses (no pyopencl
+    import needed)."""
+    return type(value) is _device_array_type or (
+        hasattr(value, "base_data") and hasattr(value, "queue") and hasattr(value, "offset")
+    )
 
 
 def host_array(value, argument):
@@ -302,20 +309,23 @@ def host_output(out, shape, dtype):
     return out
 
 
-def run_host(call, desc, inputs, shape, dtype, ctx, use_reference, out=None):
-    """inputs: numpy arrays (or None for an absent input), in the C call's order."""
-    output = host_output(out, shape, dtype)
+def host_args(inputs):
+    """The (address, bytes) pairs of the C call's inputs: numpy arrays, or None for an absent input."""
     args = []
     for array in inputs:
-        if array is None:
-            args += (None, 0)
-        else:
-            args += (address(array), array.nbytes)
-    args += (address(output), output.nbytes)
+        args += (None, 0) if array is None else (address(array), array.nbytes)
+    return args
+
+
+def run_host(call, desc, input_args, shape, dtype, ctx, use_reference, out=None):
+    """The call on host memory, the library's or the CPU reference's, into a new output or out=.
+    input_args: the inputs' (address, bytes) pairs in the C call's order (host_args makes them; the
+    data-and-indices operations make their two inline, a small call's cost being mostly Python)."""
+    output = np.empty(shape, dtype) if out is None else host_output(out, shape, dtype)
     if use_reference:
-        status = call.reference(desc, *args)
+        status = call.reference(desc, *input_args, address(output), output.nbytes)
     else:
-        status = call.host((ctx or default_context()).handle, desc, *args)
+        status = call.host((ctx or default_context()).handle, desc, *input_args, address(output), output.nbytes)
     if status:
         raise_for_status(status, call.label)
     return output
@@ -342,57 +352,68 @@ def to_device(queue, value, argument):
     return cl_array.to_device(queue, host_array(value, argument))
 
 
-def _c_layout(shape, itemsize):
-    """(element count, C-order strides) of a shape."""
-    size = 1
-    strides = []
-    step = itemsize
-    for extent in reversed(shape):
-        strides.append(step)
-        step *= max(extent, 1)
-        size *= extent
-    return size, tuple(reversed(strides))
-
-
-_fast_array_works = None
-_layouts = {}  # (shape, itemsize): _c_layout's answer, for the shapes met so far
 _cl = None  # pyopencl and pyopencl.array, imported on the first device call
 _cl_array = None
 
+# The attributes pyopencl's Array constructor sets (as of pyopencl 2026.1): a new output is a copy of
+# those of one array made once per queue, shape and dtype, with its own buffer and events. Where
+# pyopencl sets others, new_device_array uses its public constructor instead.
+_ARRAY_ATTRIBUTES = frozenset(
+    ("_flags", "allocator", "base_data", "context", "dtype", "events", "nbytes", "offset", "queue", "shape", "size",
+     "strides")
+)
+_array_templates = {}  # (id(queue), shape, dtype): (the attributes, or None where they cannot serve)
+
+
+def _import_pyopencl():
+    global _cl, _cl_array, _device_array_type
+    import pyopencl
+    import pyopencl.array
+
+    _cl, _cl_array, _device_array_type = pyopencl, pyopencl.array, pyopencl.array.Array
+
+
+def _array_template(queue, shape, dtype):
+    """The attributes of cl_array.empty(queue, shape, dtype) that every array of it shares, or None
+    when pyopencl's array is not laid out as _ARRAY_ATTRIBUTES says. The entry holds the queue, so
+    id(queue) in its key names that queue while the entry lives."""
+    if _cl is None:
+        _import_pyopencl()
+    model = _cl_array.empty(queue, shape, dtype)
+    attributes = dict(vars(model))
+    if (
+        attributes.keys() != _ARRAY_ATTRIBUTES
+        or type(model) is not _cl_array.Array
+        or model.allocator is not None
+        or model.offset != 0
+        or not (model.base_data is None or type(model.base_data) is _cl.Buffer)
+    ):
+        attributes = None
+    else:
+        attributes["_flags"] = model.flags  # computed once and shared, as pyopencl's own methods share it
+        attributes["events"] = attributes["base_data"] = None
+    if len(_array_templates) >= 512:
+        _array_templates.clear()
+    _array_templates[(id(queue), shape, dtype)] = attributes
+    return attributes
+
 
 def new_device_array(queue, shape, dtype):
-    """cl_array.empty(queue, shape, dtype), made through pyopencl's fast constructor (the shape, strides
-    and size given, as pyopencl's own methods make their results): its public constructor checks the
-    shape with numpy and costs some 30 us a call, several times a small gather. If the fast
-    constructor's arguments ever change, the public one is used."""
-    global _fast_array_works, _cl, _cl_array
-    if _cl is None:
-        import pyopencl
-        import pyopencl.array
-
-        _cl, _cl_array = pyopencl, pyopencl.array
-    if _fast_array_works is not False:
-        layout = _layouts.get((shape, dtype.itemsize))
-        if layout is None:
-            if len(_layouts) >= 512:
-                _layouts.clear()
-            layout = _layouts[(shape, dtype.itemsize)] = _c_layout(shape, dtype.itemsize)
-        size, strides = layout
-        try:
-            context = queue.context
-            data = _cl.Buffer(context, _cl.mem_flags.READ_WRITE, size * dtype.itemsize) if size else None
-            array = _cl_array.Array(None, shape, dtype, data=data, strides=strides, _fast=True, _size=size,
-                                    _context=context, _queue=queue)
-            if _fast_array_works is None:  # checked once against the public constructor
-                reference = _cl_array.empty(queue, shape, dtype)
-                _fast_array_works = (array.shape, array.strides, array.size, array.nbytes, array.flags.c_contiguous) == (
-                    reference.shape, reference.strides, reference.size, reference.nbytes, reference.flags.c_contiguous)
-                if not _fast_array_works:
-                    return reference
-            return array
-        except TypeError:
-            _fast_array_works = False
-    return _cl_array.empty(queue, shape, dtype)
+    """cl_array.empty(queue, shape, dtype), made as a copy of the attributes such an array has: the
+    public constructor checks the shape with numpy (some 30 us a call, several times a small gather),
+    and its fast form, run as Python, costs about twice the copy."""
+    attributes = _array_templates.get((id(queue), shape, dtype), False)
+    if attributes is False:
+        attributes = _array_template(queue, shape, dtype)
+    if attributes is None:
+        return _cl_array.empty(queue, shape, dtype)
+    array = _cl_array.Array.__new__(_cl_array.Array)
+    own = attributes.copy()
+    nbytes = own["nbytes"]
+    own["base_data"] = _cl.Buffer(own["context"], _cl.mem_flags.READ_WRITE, nbytes) if nbytes else None
+    own["events"] = []
+    array.__dict__ = own
+    return array
 
 
 def device_output(out, queue, shape, dtype):
@@ -409,20 +430,34 @@ def device_output(out, queue, shape, dtype):
 
 
 _WAIT_LIST_TYPES = [_lib.cl_handle * n for n in range(17)]
-_pyopencl = None
+_int_ptr = operator.attrgetter("int_ptr")
+# The last wait list made, (events, handles): calls on the same inputs wait on the same events (an
+# uploaded array keeps its upload's event until its owner clears it), so the list is made once. Holding
+# the events keeps their handles from being reused while the entry lives.
+_last_wait = ((), None)
+
+
+def _wait_list(events):
+    """The ctypes array of the events' handles."""
+    global _last_wait
+    events = tuple(events)
+    last = _last_wait
+    if events == last[0]:
+        return last[1]
+    count = len(events)
+    wait_type = _WAIT_LIST_TYPES[count] if count < len(_WAIT_LIST_TYPES) else _lib.cl_handle * count
+    wait_list = wait_type(*map(_int_ptr, events))
+    _last_wait = (events, wait_list)
+    return wait_list
 
 
 def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None):
     """inputs: pyopencl arrays (or None), in the C call's order. The output is a pyopencl array on
     queue, with the call's event added to its events; nothing is copied to the host."""
-    global _pyopencl
-    if _pyopencl is None:
-        import pyopencl
-
-        _pyopencl = pyopencl
-    cl = _pyopencl
+    if _cl is None:
+        _import_pyopencl()
     output = new_device_array(queue, shape, dtype) if out is None else device_output(out, queue, shape, dtype)
-    events = list(wait_for) if wait_for else []
+    events = [*wait_for] if wait_for else []
     scratch = None
     args = []
     for array in (*inputs, output):
@@ -434,20 +469,20 @@ def run_device(call, desc, inputs, shape, dtype, ctx, queue, wait_for, out=None)
         base = array.base_data
         if base is None:  # an empty pyopencl array owns no buffer; the call reads nothing from it
             if scratch is None:
-                scratch = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE, 16)
+                scratch = _cl.Buffer(queue.context, _cl.mem_flags.READ_WRITE, 16)
             args += (scratch.int_ptr, 0)
         else:
             args += (base.int_ptr, array.offset)
     count = len(events)
-    if count:
-        wait_type = _WAIT_LIST_TYPES[count] if count < len(_WAIT_LIST_TYPES) else _lib.cl_handle * count
-        wait_list = wait_type(*[e.int_ptr for e in events])
-    else:
-        wait_list = None
+    wait_list = _wait_list(events) if count else None
     event = _lib.cl_handle()
     ctx = ctx or pyopencl_context(queue)
     status = call.enqueue(ctx.handle, desc, queue.int_ptr, *args, count, wait_list, ctypes.byref(event))
     if status:
         raise_for_status(status, call.label)
-    output.add_event(cl.Event.from_int_ptr(event.value, retain=False))
+    event = _cl.Event.from_int_ptr(event.value, retain=False)
+    if out is None:
+        output.events.append(event)  # a new array's list is empty: add_event's trimming has nothing to do
+    else:
+        output.add_event(event)
     return output

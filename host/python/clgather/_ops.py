@@ -9,8 +9,7 @@ from ._core import (
     Call,
     address,
     clg_dtype,
-    default_context,
-    host_output,
+    host_args,
     is_device_array,
     describe,
     device_queue,
@@ -56,24 +55,18 @@ def _dispatch(call, desc_ref, named_inputs, shape, dtype, ctx, wait_for, use_ref
     queue = None if use_reference else device_queue(values)
     if queue is None:
         inputs = [v if v is None or type(v) is np.ndarray or not hasattr(v, "get") else v.get() for v in values]
-        return run_host(call, desc_ref, inputs, shape, dtype, ctx, use_reference, out)
+        return run_host(call, desc_ref, host_args(inputs), shape, dtype, ctx, use_reference, out)
     inputs = [to_device(queue, value, name) for name, value in named_inputs]
     return run_device(call, desc_ref, inputs, shape, dtype, ctx, queue, wait_for, out)
 
 
-def _run_pair(call, desc_ref, data, indices, shape, ctx, wait_for, use_reference, out):
+def _run_pair(plan, data, indices, ctx, wait_for, use_reference, out):
     """_dispatch for the data-and-indices operations, with numpy arrays taken the short way: this
     path is most of a small call's cost in Python."""
+    call, desc_ref, shape, _ = plan
     if type(data) is np.ndarray and type(indices) is np.ndarray:
-        output = np.empty(shape, data.dtype) if out is None else host_output(out, shape, data.dtype)
-        args = (address(data), data.nbytes, address(indices), indices.nbytes, address(output), output.nbytes)
-        if use_reference:
-            status = call.reference(desc_ref, *args)
-        else:
-            status = call.host((ctx or default_context()).handle, desc_ref, *args)
-        if status:
-            raise_for_status(status, call.label)
-        return output
+        input_args = (address(data), data.nbytes, address(indices), indices.nbytes)
+        return run_host(call, desc_ref, input_args, shape, data.dtype, ctx, use_reference, out)
     if (
         not use_reference
         and is_device_array(data)
@@ -95,24 +88,25 @@ def _prepare(value, argument):
     return host_array(value, argument)
 
 
-# Validated descriptors and output shapes by call signature (operation, names, shapes, dtypes and
-# attributes): a repeated call skips building and checking them again in Python (the library checks
-# every call anyway). Entries are never changed once made; the cache is emptied when it is full.
+# Validated descriptors and output shapes by call signature: a repeated call skips building and
+# checking them again in Python (the library checks every call anyway). A key is the plan's builder
+# and its arguments (operation, attributes, shapes and dtypes); a plan is (Call, the descriptor's
+# byref, the output shape, what the byref needs kept alive). Entries are never changed once made; the
+# cache is emptied when it is full.
 _PLAN_LIMIT = 512
 _plans = {}
 
 
-def _planned(key, build):
-    plan = _plans.get(key)
-    if plan is None:
-        plan = build()
-        if len(_plans) >= _PLAN_LIMIT:
-            _plans.clear()
-        _plans[key] = plan
+def _plan(key):
+    """The plan of a call signature not met yet (or not since the cache was emptied)."""
+    plan = key[0](*key[1:])
+    if len(_plans) >= _PLAN_LIMIT:
+        _plans.clear()
+    _plans[key] = plan
     return plan
 
 
-def _gather_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis, batch_dims, oob):
+def _gather_plan(op, oob, axis, batch_dims, data_shape, data_dtype, indices_shape, indices_dtype):
     desc = _lib.GatherDesc()
     desc.preset = name_code(lib.clg_preset_from_name, op, "op", GATHER_OPS, _lib.ERR_INVALID_PRESET)
     desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
@@ -126,7 +120,7 @@ def _gather_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis,
     desc.batch_dims = batch_dims
     desc.oob_policy = oob_policy(oob)
     shape = output_shape(lib.clg_gather_output_shape, desc, _GATHER.label)
-    return ctypes.byref(desc), shape, (desc, axis_value)  # the last keeps what the byref points to alive
+    return _GATHER, ctypes.byref(desc), shape, (desc, axis_value)
 
 
 def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
@@ -140,14 +134,11 @@ def gather(data, indices, axis=0, *, batch_dims=0, op="onnx-13", oob=None, ctx=N
     queue, enqueued after wait_for and the inputs' events, with its event in out.events. out: an
     array of the result's shape and dtype to write instead of a new one (untouched on failure)."""
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
-    axis, batch_dims = int(axis), int(batch_dims)
-    key = ("gather", op, oob, axis, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
-    desc_ref, shape, _ = _planned(key, lambda: _gather_plan(op, data.shape, data.dtype, indices.shape, indices.dtype,
-                                                            axis, batch_dims, oob))
-    return _run_pair(_GATHER, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+    key = (_gather_plan, op, oob, int(axis), int(batch_dims), data.shape, data.dtype, indices.shape, indices.dtype)
+    return _run_pair(_plans.get(key) or _plan(key), data, indices, ctx, wait_for, _reference, out)
 
 
-def _gather_elements_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, axis, oob):
+def _gather_elements_plan(op, oob, axis, data_shape, data_dtype, indices_shape, indices_dtype):
     desc = _lib.GatherElementsDesc()
     desc.preset = name_code(
         lib.clg_gather_elements_preset_from_name, op, "op", GATHER_ELEMENTS_OPS, _lib.ERR_INVALID_PRESET
@@ -157,7 +148,7 @@ def _gather_elements_plan(op, data_shape, data_dtype, indices_shape, indices_dty
     desc.axis = axis
     desc.oob_policy = oob_policy(oob)
     shape = output_shape(lib.clg_gather_elements_output_shape, desc, _GATHER_ELEMENTS.label)
-    return ctypes.byref(desc), shape, desc
+    return _GATHER_ELEMENTS, ctypes.byref(desc), shape, desc
 
 
 def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
@@ -165,14 +156,11 @@ def gather_elements(data, indices, axis=0, *, op="onnx-13", oob=None, ctx=None, 
     """GatherElements: out[p] = data[p with p[axis] replaced by indices[p]]; the indices' shape.
     op: "onnx-11", "onnx-13", "ov-gather-elements-6". The other arguments as for gather."""
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
-    axis = int(axis)
-    key = ("gather_elements", op, oob, axis, data.shape, data.dtype, indices.shape, indices.dtype)
-    desc_ref, shape, _ = _planned(key, lambda: _gather_elements_plan(op, data.shape, data.dtype, indices.shape,
-                                                                     indices.dtype, axis, oob))
-    return _run_pair(_GATHER_ELEMENTS, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+    key = (_gather_elements_plan, op, oob, int(axis), data.shape, data.dtype, indices.shape, indices.dtype)
+    return _run_pair(_plans.get(key) or _plan(key), data, indices, ctx, wait_for, _reference, out)
 
 
-def _gather_nd_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, batch_dims, oob):
+def _gather_nd_plan(op, oob, batch_dims, data_shape, data_dtype, indices_shape, indices_dtype):
     desc = _lib.GatherNdDesc()
     desc.preset = name_code(lib.clg_gather_nd_preset_from_name, op, "op", GATHER_ND_OPS, _lib.ERR_INVALID_PRESET)
     desc.data = tensor_desc(data_shape, clg_dtype(data_dtype, "data"), "data")
@@ -180,7 +168,7 @@ def _gather_nd_plan(op, data_shape, data_dtype, indices_shape, indices_dtype, ba
     desc.batch_dims = batch_dims
     desc.oob_policy = oob_policy(oob)
     shape = output_shape(lib.clg_gather_nd_output_shape, desc, _GATHER_ND.label)
-    return ctypes.byref(desc), shape, desc
+    return _GATHER_ND, ctypes.byref(desc), shape, desc
 
 
 def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, wait_for=None, out=None,
@@ -189,11 +177,8 @@ def gather_nd(data, indices, *, batch_dims=0, op="onnx-13", oob=None, ctx=None, 
     leading dimensions. op: "onnx-11", "onnx-12", "onnx-13", "ov-gather-nd-5", "ov-gather-nd-8".
     The other arguments as for gather."""
     data, indices = _prepare(data, "data"), _prepare(indices, "indices")
-    batch_dims = int(batch_dims)
-    key = ("gather_nd", op, oob, batch_dims, data.shape, data.dtype, indices.shape, indices.dtype)
-    desc_ref, shape, _ = _planned(key, lambda: _gather_nd_plan(op, data.shape, data.dtype, indices.shape,
-                                                               indices.dtype, batch_dims, oob))
-    return _run_pair(_GATHER_ND, desc_ref, data, indices, shape, ctx, wait_for, _reference, out)
+    key = (_gather_nd_plan, op, oob, int(batch_dims), data.shape, data.dtype, indices.shape, indices.dtype)
+    return _run_pair(_plans.get(key) or _plan(key), data, indices, ctx, wait_for, _reference, out)
 
 
 def _like(value, dtype, argument):
