@@ -79,6 +79,26 @@ def onnx_gather_tests():
     return sorted(os.path.join(node, n) for n in os.listdir(node) if n.startswith("test_gather"))
 
 
+def oracle_venv_python(modules):
+    """The Python of the oracle venv ci/setup_oracles.sh makes (CLGATHER_ORACLES_VENV, default
+    <repo>/.venv-oracles), once it imports `modules` ("onnx, gguf"). Where it cannot, the test skips saying
+    how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI)."""
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    venv = os.environ.get("CLGATHER_ORACLES_VENV") or os.path.join(repo, ".venv-oracles")
+    python = os.path.join(venv, "bin", "python")
+    probe = subprocess.run([python, "-c", f"import {modules}"], capture_output=True, text=True) \
+        if os.path.exists(python) else None
+    if probe is not None and probe.returncode == 0:
+        return python
+    why = (f"the oracle venv {venv} lacks {modules}: run ci/setup_oracles.sh "
+           f"({probe.stderr.strip().splitlines()[-1] if probe and probe.stderr.strip() else 'no venv'})")
+    if os.environ.get("CLGATHER_REQUIRE_ORACLES") == "1":
+        print("FAIL:", why)
+        sys.exit(1)
+    print("SKIP:", why)
+    sys.exit(SKIP_STATUS)
+
+
 def save(name, array):
     p = path(name)
     np.save(p, array)

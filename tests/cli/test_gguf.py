@@ -12,18 +12,7 @@ from cli_common import *
 # the ggml types clgather reads (its ggml-* layouts)
 TYPES = ["q4_0", "q8_0", "q4_1", "q5_0", "q5_1", "iq4_nl"]
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-venv = os.environ.get("CLGATHER_ORACLES_VENV") or os.path.join(REPO, ".venv-oracles")
-oracle_python = os.path.join(venv, "bin", "python")
-probe = subprocess.run([oracle_python, "-c", "import gguf"], capture_output=True, text=True) \
-    if os.path.exists(oracle_python) else None
-if probe is None or probe.returncode != 0:
-    why = f"the oracle venv {venv} lacks gguf: run ci/setup_oracles.sh"
-    if os.environ.get("CLGATHER_REQUIRE_ORACLES") == "1":
-        print("FAIL:", why)
-        sys.exit(1)
-    print("SKIP:", why)
-    sys.exit(SKIP_STATUS)
+oracle_python = oracle_venv_python("gguf")
 
 fresh_work_dir()
 cases = path("cases")

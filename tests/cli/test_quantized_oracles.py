@@ -6,19 +6,7 @@ in the venv ci/setup_oracles.sh makes (CLGATHER_ORACLES_VENV, default <repo>/.ve
 missing the test skips saying how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI)."""
 from cli_common import *
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-venv = os.environ.get("CLGATHER_ORACLES_VENV") or os.path.join(REPO, ".venv-oracles")
-oracle_python = os.path.join(venv, "bin", "python")
-probe = subprocess.run([oracle_python, "-c", "import onnx, onnxruntime, gguf"], capture_output=True, text=True) \
-    if os.path.exists(oracle_python) else None
-if probe is None or probe.returncode != 0:
-    why = (f"the oracle venv {venv} lacks onnx, onnxruntime or gguf: run ci/setup_oracles.sh "
-           f"({probe.stderr.strip().splitlines()[-1] if probe and probe.stderr.strip() else 'no venv'})")
-    if os.environ.get("CLGATHER_REQUIRE_ORACLES") == "1":
-        print("FAIL:", why)
-        sys.exit(1)
-    print("SKIP:", why)
-    sys.exit(SKIP_STATUS)
+oracle_python = oracle_venv_python("onnx, onnxruntime, gguf")
 
 fresh_work_dir()
 cases = path("oracles")
