@@ -612,7 +612,7 @@ static void list_json(FILE *f)
         const case_spec *c = &CASES[i];
         fprintf(f, "%s\n  {\"name\": \"%s\", \"op\": \"%s\"", i ? "," : "", c->name, case_op_name(c->kind));
         if (case_preset_name(c)) fprintf(f, ", \"preset\": \"%s\"", case_preset_name(c));
-        if (case_layout_name(c->layout)) fprintf(f, ", \"layout\": \"%s\"", case_layout_name(c->layout));
+        if (case_layout_name(c)) fprintf(f, ", \"layout\": \"%s\"", case_layout_name(c));
         fputs(", \"data\": ", f);
         json_tensor(f, c->data_type, c->data_rank, c->data_shape);
         if (c->kind != KIND_TREE) {
@@ -839,7 +839,7 @@ int main(int argc, char **argv)
                      r->wall_median * 1e6, r->wall_median / r->adjacent_empty_rt, r->adjacent_empty_rt * 1e6);
         else if (wall)
             snprintf(note, sizeof note, "primary time is wall (call + wait)");
-        else if (quant_block_size && cs->layout != LAYOUT_GGML_Q8_0 && cs->kind == KIND_QUANT)
+        else if (quant_block_size && cs->layout != LAYOUT_GGML && cs->kind == KIND_QUANT)
             snprintf(note, sizeof note, "blocks of %lld values (--block-size)", (long long)quant_block_size);
         if (cs->scale > 1) {
             const size_t used = strlen(note);

@@ -65,7 +65,24 @@ static void parse_scale(char *text, case_spec *c, const table_place *at)
 }
 
 static const char *const layout_names[] = {
-    [LAYOUT_NONE] = NULL, [LAYOUT_ORT_U4] = "ort-u4", [LAYOUT_ORT_U8] = "ort-u8", [LAYOUT_GGML_Q8_0] = "ggml-q8_0"};
+    [LAYOUT_NONE] = NULL, [LAYOUT_ORT_U4] = "ort-u4", [LAYOUT_ORT_U8] = "ort-u8"};
+
+/* layout=NAME: ort-u4, ort-u8, or the library's name of a ggml layout ("ggml-q4_K"), whose block the
+ * GGUF type table gives. */
+static void parse_layout(case_spec *c, const char *value, const table_place *at)
+{
+    c->layout = LAYOUT_NONE;
+    for (int l = LAYOUT_ORT_U4; l <= LAYOUT_ORT_U8; ++l)
+        if (!strcmp(value, layout_names[l])) c->layout = (quant_layout)l;
+    const clg_quant_layout library = clg_quant_layout_from_name(value);
+    const cli_gguf_type *type = !strncmp(value, "ggml-", 5) ? cli_gguf_type_named(value + 5) : NULL;
+    if (c->layout == LAYOUT_NONE && library != CLG_QUANT_LAYOUT_INVALID && type) {
+        c->layout = LAYOUT_GGML;
+        c->ggml_layout = library;
+        c->ggml_type = type;
+    }
+    if (c->layout == LAYOUT_NONE) TABLE_DIE(at, "unknown layout '%s'", value);
+}
 
 /* One key=value of a case line. A new field goes here. */
 static void parse_case_field(case_spec *c, const char *key, char *value, const char *op, const table_place *at)
@@ -92,10 +109,7 @@ static void parse_case_field(case_spec *c, const char *key, char *value, const c
         if (strcmp(value, "kernel") && strcmp(value, "wall")) TABLE_DIE(at, "time is kernel or wall");
         c->primary = !strcmp(value, "wall") ? PRIMARY_WALL : PRIMARY_KERNEL;
     } else if (!strcmp(key, "layout")) {
-        c->layout = LAYOUT_NONE;
-        for (int l = LAYOUT_ORT_U4; l <= LAYOUT_GGML_Q8_0; ++l)
-            if (!strcmp(value, layout_names[l])) c->layout = (quant_layout)l;
-        if (c->layout == LAYOUT_NONE) TABLE_DIE(at, "unknown layout '%s'", value);
+        parse_layout(c, value, at);
     } else if (!strcmp(key, "scale")) {
         parse_scale(value, c, at);
     } else {
@@ -192,7 +206,10 @@ case_spec case_scaled(const case_spec *c, int64_t factor)
 
 const char *case_op_name(case_kind kind) { return op_names[kind]; }
 
-const char *case_layout_name(quant_layout layout) { return layout_names[layout]; }
+const char *case_layout_name(const case_spec *c)
+{
+    return c->layout == LAYOUT_GGML ? clg_quant_layout_name(c->ggml_layout) : layout_names[c->layout];
+}
 
 const char *case_preset_name(const case_spec *c)
 {
@@ -233,8 +250,8 @@ static void gather_desc_of(const case_spec *c, clg_gather_desc *desc, int64_t *a
 }
 
 /* ort-u4 is ONNX Runtime's u4 with f16 scales per block of 32 values (block_size: another size); ort-u8
- * the same table in ONNX Runtime's usual form, u8 with bits 4 and u8 zero points two a byte; ggml-q8_0
- * is ggml q8_0 rows. data_type is the output type. */
+ * the same table in ONNX Runtime's usual form, u8 with bits 4 and u8 zero points two a byte; a ggml
+ * layout is rows of its blocks. data_type is the output type. */
 static void quant_desc_of(const case_spec *c, int64_t block_size, clg_gather_quantized_desc *desc)
 {
     memset(desc, 0, sizeof *desc);
@@ -263,9 +280,9 @@ static void quant_desc_of(const case_spec *c, int64_t block_size, clg_gather_qua
             desc->zero_points.shape[1] = (values / bs + 1) / 2;
         }
     } else {
-        desc->layout = CLG_QUANT_GGML_Q8_0;
+        desc->layout = c->ggml_layout;
         desc->data.type = CLG_QUANT_U8;
-        desc->data.shape[1] = values / 32 * 34;
+        desc->data.shape[1] = values / c->ggml_type->block_values * c->ggml_type->block_bytes;
     }
 }
 
@@ -445,9 +462,13 @@ clg_status case_inputs_make(const case_spec *c, int64_t block_size, case_inputs 
     fill_bytes(in->host[0], (size_t)in->bytes[0], c->seed + 1);
     if (c->kind == KIND_QUANT) {
         if (in->host[3]) fill_bytes(in->host[3], (size_t)in->bytes[3], c->seed + 2);
-        if (in->quant.layout == CLG_QUANT_GGML_Q8_0)
-            finite_f16(in->host[0], (size_t)in->bytes[0] / 34, 34); /* each block's d */
-        else
+        if (c->layout == LAYOUT_GGML) { /* each block's d (and its dmin or m): finite */
+            const size_t block = c->ggml_type->block_bytes;
+            for (int f = 0; f < 2; ++f)
+                if (c->ggml_type->f16_fields[f] != CLI_GGUF_NO_FIELD)
+                    finite_f16((unsigned char *)in->host[0] + c->ggml_type->f16_fields[f], (size_t)in->bytes[0] / block,
+                               block);
+        } else
             finite_f16(in->host[2], (size_t)in->bytes[2] / 2, 2);
     }
     const size_t index_count = (size_t)in->bytes[1] / clg_dtype_size(c->index_type);

@@ -5,13 +5,15 @@
 #define CLI_CASE_TABLE_H
 
 #include "clgather.h"
+#include "gguf_types.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 typedef enum case_kind { KIND_GATHER, KIND_ELEMENTS, KIND_ND, KIND_TREE, KIND_QUANT } case_kind;
 typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
-typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GGML_Q8_0 } quant_layout;
+/* ggml: any of ggml's block layouts the library reads, named in case_spec.ggml */
+typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GGML } quant_layout;
 
 #define MAX_SCALED_DIMS 4
 
@@ -21,6 +23,8 @@ typedef struct case_spec {
     case_kind kind;
     int preset; /* the kind's preset: clg_preset, clg_gather_elements_preset or clg_gather_nd_preset */
     quant_layout layout;
+    clg_quant_layout ggml_layout;   /* LAYOUT_GGML: the library's layout */
+    const cli_gguf_type *ggml_type; /* LAYOUT_GGML: its block */
     clg_dtype data_type;
     int32_t data_rank;
     int64_t data_shape[CLG_MAX_RANK];
@@ -90,6 +94,6 @@ extern const char case_copy_kernel_source[];
 /* The op's name in the table ("gather", "elements", ...) and the case's preset or layout name. */
 const char *case_op_name(case_kind kind);
 const char *case_preset_name(const case_spec *c);
-const char *case_layout_name(quant_layout layout);
+const char *case_layout_name(const case_spec *c);
 
 #endif

@@ -9,16 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ggml's tensor types as GGUF numbers them: values per block and bytes per block. */
-typedef struct cli_gguf_type {
-    uint32_t id;
-    const char *name; /* ggml's: "q4_0", "q6_K", "iq4_xs", "f16", ... */
-    uint32_t block_values;
-    uint32_t block_bytes;
-} cli_gguf_type;
-
-/* The type GGUF numbers `id`, or NULL for a number this reader does not know. */
-const cli_gguf_type *cli_gguf_type_of(uint32_t id);
+#include "gguf_types.h"
 
 enum { CLI_GGUF_MAX_DIMS = 4 }; /* ggml's GGML_MAX_DIMS */
 
