@@ -124,7 +124,7 @@ typedef struct support_random_setup support_random_setup;
 void support_run_random_cases(const support_random_setup *setup, support_case_maker make, int count,
                               const char *mapping, int offsets64, support_stream stream, uint64_t stream_id);
 
-/* Run `count` (scaled, at least a quarter of it) targeted cases: make(rng, c, k) builds case k and
+/* Run `count` (scaled, at least three) targeted cases: make(rng, c, k) builds case k and
  * forces the kernel paths it is meant for; two in three go through the enqueue call with guard bytes
  * (whole c->guard_unit where set); where c->expected_variant is set, that must be the variant that ran. */
 void support_run_targeted_cases(const support_random_setup *setup, support_case_maker make, int count,

@@ -56,7 +56,7 @@ END_TEST
  * work-items carry several rows and segments span batches. */
 static void make_points_or_slices(support_rng *rng, support_case *c, int k)
 {
-    support_force_kernels(k % 6 == 5 ? "adjacent" : "runs", (k / 2) % 2,
+    support_force_kernels(k % 3 == 2 ? "adjacent" : "runs", (k / 2) % 2,
                           k % 3 == 0   ? SUPPORT_STREAM_EVERYWHERE
                           : k % 3 == 1 ? SUPPORT_STREAM_NEVER
                                        : SUPPORT_STREAM_TUNED);
