@@ -16,16 +16,16 @@ Runtime CPU (one-node Gather model; batched: GatherND with batch_dims=1), the Op
 (Gather-8; GatherTree-1 for the tree case); for GatherElements numpy.take_along_axis, torch.gather,
 ONNX Runtime's GatherElements and OpenVINO's GatherElements-6; for GatherND advanced indexing in numpy
 and torch, ONNX Runtime's GatherND and OpenVINO's GatherND-8; and a numpy / torch GatherTree written as
-a loop over time steps vectorized over batch and beam. The dequantizing-gather cases (layouts ort-u4,
-ort-u8, ggml-q8_0) run through ONNX Runtime's com.microsoft GatherBlockQuantized, numpy and torch
-(gather the packed rows, then dequantize in f32) and, for q8_0, gguf-py's gguf.quants.dequantize and
-ggml's own CPU get_rows (ggml-python, which builds ggml from source), on as many threads as clgather has
-cores.
+a loop over time steps vectorized over batch and beam. The dequantizing-gather cases run through ONNX Runtime's
+com.microsoft GatherBlockQuantized, numpy and torch (gather the packed rows, then dequantize in f32) for
+layouts ort-u4, ort-u8 and ggml-q8_0, and, for every ggml layout (ggml-q8_0, ggml-q4_K, ...), gguf-py's
+gguf.quants.dequantize (gather the rows, then dequantize) and ggml's own CPU get_rows (ggml-python, which
+builds ggml from source), on as many threads as clgather has cores.
 Each peer is timed like clgather's wall time: median over --repeat runs after warm-up, output
 preallocated where the API allows, caches flushed between runs by copying a scratch array twice the
 last-level cache (at least 64 MiB), as clgather-bench does.
 clgather's figure is clgather-bench's wall time (API call + wait). Outputs of all peers are checked
-against numpy's.
+against the first peer's, bit for bit (clgather-bench checks clgather's against its CPU reference).
 
 A shared machine's speed can drift within minutes, so clgather is timed next to its peers: each case
 runs through clgather-bench just before its peers and again just after, and clgather's figure is the
@@ -268,9 +268,17 @@ def finite_f16_bits(count):
     return (np.uint64(0x2000) | (sm_values(77, count) & np.uint64(0x8FFF))).astype(np.uint16)
 
 
+# ggml's blocks: (values, bytes, offsets of the f16 fields) as host/cli/gguf_types.c lists them
+GGML_BLOCKS = {"q4_0": (32, 18, (0,)), "q4_1": (32, 20, (0, 2)), "q5_0": (32, 22, (0,)), "q5_1": (32, 24, (0, 2)),
+               "q8_0": (32, 34, (0,)), "iq4_nl": (32, 18, (0,)), "q2_K": (256, 84, (80, 82)),
+               "q3_K": (256, 110, (108,)), "q4_K": (256, 144, (0, 2)), "q5_K": (256, 176, (0, 2)),
+               "q6_K": (256, 210, (208,)), "iq4_xs": (256, 136, (0,))}
+
+
 def make_quant_inputs(case):
     """ort-u4 and ort-u8: packed nibbles (low nibble first) and f16 scales per 32 values; ort-u8 adds
-    u8 zero points two a byte (stream seed + 2). ggml-q8_0: 34-byte blocks, each an f16 scale and 32 int8."""
+    u8 zero points two a byte (stream seed + 2). ggml-TYPE: rows of ggml's blocks, random bytes with
+    each f16 field finite (every field of block i the same value, stream 77), as clgather-bench makes them."""
     (rows, values), count, seed = case.data_shape, int(np.prod(case.index_shape)), case.seed
     idx = (sm_values(seed, count) % np.uint64(rows)).astype(np.int64)
     if case.layout in ("ort-u4", "ort-u8"):
@@ -281,9 +289,14 @@ def make_quant_inputs(case):
             per_row = (values // 32 + 1) // 2
             inp["zero_points"] = fill_bytes(rows * per_row, seed + 2).reshape(rows, per_row)
         return inp
-    blocks = fill_bytes(rows * values // 32 * 34, seed + 1).reshape(rows, values // 32, 34)
-    blocks[:, :, 0:2] = finite_f16_bits(rows * values // 32).view(np.uint8).reshape(rows, values // 32, 2)
-    return {"kind": "q8_0", "blocks": blocks, "idx": idx}
+    ggml_type = case.layout[len("ggml-"):]
+    block_values, block_bytes, fields = GGML_BLOCKS[ggml_type]
+    nblocks = values // block_values
+    blocks = fill_bytes(rows * nblocks * block_bytes, seed + 1).reshape(rows, nblocks, block_bytes)
+    d = finite_f16_bits(rows * nblocks).view(np.uint8).reshape(rows, nblocks, 2)
+    for at in fields:
+        blocks[:, :, at:at + 2] = d
+    return {"kind": "q8_0" if ggml_type == "q8_0" else "ggml", "ggml_type": ggml_type, "blocks": blocks, "idx": idx}
 
 
 def unpack_zero_points(packed, blocks):
@@ -401,31 +414,33 @@ def ort_dequant(inp):
 
 
 def gguf_dequant(inp):
-    """gguf-py's numpy dequantizer on the gathered q8_0 rows."""
+    """gguf-py's numpy dequantizer on the gathered rows (any ggml type it reads)."""
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
     blocks, idx = inp["blocks"], inp["idx"]
     rows = blocks.reshape(blocks.shape[0], -1)
+    qtype = GGMLQuantizationType[inp["ggml_type"].upper()]
     holder = {}
 
     def run():
-        holder["o"] = dequantize(rows[idx], GGMLQuantizationType.Q8_0)
+        holder["o"] = dequantize(rows[idx], qtype)
     return run, (lambda: holder["o"].reshape(idx.size, -1))
 
 
 def ggml_get_rows(inp):
-    """ggml's CPU get_rows (the op llama.cpp runs for token embeddings) on the q8_0 table, one graph
-    computed on every core this process may use; the table is copied into ggml's context once (not timed)."""
+    """ggml's CPU get_rows (the op llama.cpp runs for token embeddings) on the table, one graph computed
+    on every core this process may use; the table is copied into ggml's context once (not timed)."""
     import ctypes
 
     import ggml
     blocks, idx = inp["blocks"], inp["idx"].astype(np.int32)
-    rows, values = blocks.shape[0], blocks.shape[1] * 32
+    block_values = GGML_BLOCKS[inp["ggml_type"]][0]
+    rows, values = blocks.shape[0], blocks.shape[1] * block_values
     table_bytes = blocks.nbytes
     params = ggml.ggml_init_params(mem_size=table_bytes + idx.size * values * 4 + idx.nbytes + 64 * 1024 * 1024,
                                    mem_buffer=None, no_alloc=False)
     ctx = ggml.ggml_init(params)
-    table = ggml.ggml_new_tensor_2d(ctx, ggml.GGML_TYPE_Q8_0, values, rows)
+    table = ggml.ggml_new_tensor_2d(ctx, getattr(ggml, "GGML_TYPE_" + inp["ggml_type"].upper()), values, rows)
     ctypes.memmove(ggml.ggml_get_data(table), np.ascontiguousarray(blocks).ctypes.data, table_bytes)
     ids = ggml.ggml_new_tensor_1d(ctx, ggml.GGML_TYPE_I32, idx.size)
     ctypes.memmove(ggml.ggml_get_data(ids), idx.ctypes.data, idx.nbytes)
@@ -598,10 +613,11 @@ def case_inputs(case):
         return (data, idx, case.op, family_attr(case)), makers, fnv1a(idx)
     if case.op == "quantized":
         qin = make_quant_inputs(case)
-        makers = {"numpy": numpy_dequant, "torch": torch_dequant, "onnxruntime": ort_dequant}
-        if qin["kind"] == "q8_0":
-            makers["gguf"] = gguf_dequant
-            makers["ggml"] = ggml_get_rows
+        makers = {"gguf": gguf_dequant, "ggml": ggml_get_rows}  # ggml's own layouts: llama.cpp's readers
+        if qin["kind"] != "ggml":  # q4 (ONNX Runtime's layouts) and q8_0: the generic dequantizers too
+            makers.update({"numpy": numpy_dequant, "torch": torch_dequant, "onnxruntime": ort_dequant})
+        if qin["kind"] == "q4":
+            del makers["gguf"], makers["ggml"]
         return (qin,), makers, fnv1a(qin["idx"])
     data, idx = make_gather_inputs(case)
     makers = {"numpy": numpy_gather, "torch": torch_gather, "onnxruntime": ort_gather, "openvino": ov_gather}
@@ -695,7 +711,7 @@ def main():
         inputs, makers, fp = case_inputs(case)
         if c and c.get("index_fnv1a") and int(c["index_fnv1a"], 16) != fp:
             notes.append("INDEX FINGERPRINT DIFFERS FROM clgather-bench")
-        expected = None
+        expected, expected_from = None, None
         for s in systems:
             if s not in makers:
                 times[s] = None
@@ -705,9 +721,9 @@ def main():
                 run()
                 got = np.asarray(result())
                 if expected is None:
-                    expected = got.copy()
+                    expected, expected_from = got.copy(), s
                 elif got.shape != expected.shape or not np.array_equal(got.view(np.uint8), expected.view(np.uint8)):
-                    notes.append(f"{s} output differs from {systems[0]}")
+                    notes.append(f"{s} output differs from {expected_from}'s")
                 times[s] = time_it(run, args.repeat, flush)
             except Exception as e:  # noqa: BLE001
                 times[s] = None
