@@ -6,7 +6,8 @@
 #   Mesa rusticl on llvmpipe: every suite of the release build but the dequantizing gather's
 #     exhaustive sweep (test_gather_quantized_differential: 7 minutes there; its examples, policies,
 #     validation and CLI suites run) and its fuzz seeds' replay (fuzz_replay_differential_quantized:
-#     about 4 minutes there, most of it kernel builds), the randomized ones at a tenth of their cases
+#     about 4 minutes there, most of it kernel builds) and bench_kernel_option (a benchmark over 100 MB,
+#     76 s there; the option it tests is the host's, run on PoCL and Intel), the randomized ones at a tenth of their cases
 #     and the eight-thread stress at 200 calls a thread (each call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
 #     hammers a context from eight threads (tests/drivers/oclgrind_threads), the randomized ones at 2%
@@ -60,7 +61,7 @@ suite_on() { # implementation, ctest args...
 if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune)$|_extreme_tuning$'
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
