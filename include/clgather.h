@@ -126,8 +126,8 @@ typedef int32_t clg_status;
 /** The dequantizing gather: block_size is not one the layout accepts (ONNX Runtime: a power of two
  *  >= 16; OpenVINO: the number of values per scale; ggml: 32), or a ggml row is not whole blocks. */
 #define CLG_ERR_INVALID_BLOCK_SIZE    (-2041)
-/** The dequantizing gather: bits is not one the data type takes (uint8 data: 4 or 8; the others: their
- *  own width). */
+/** The dequantizing gather: bits is not one the data type takes (uint8 data: 2, 4 or 8; the others:
+ *  their own width). */
 #define CLG_ERR_INVALID_BITS          (-2042)
 /** The dequantizing gather: an input the layout has no use for is given (ggml blocks hold their own
  *  scales: no scales, no zero_points). */
@@ -667,7 +667,7 @@ typedef enum clg_quant_type {
     CLG_QUANT_TYPE_INVALID = 0, /**< not a type */
     CLG_QUANT_U4 = 1,           /**< unsigned 4-bit, 0..15 */
     CLG_QUANT_I4,               /**< signed 4-bit (two's complement nibble), -8..7 */
-    CLG_QUANT_U8,               /**< unsigned 8-bit, 0..255 (ONNX Runtime with bits 4: two u4 a byte) */
+    CLG_QUANT_U8,               /**< unsigned 8-bit, 0..255 (ONNX Runtime with bits 4 / 2: two / four values a byte) */
     CLG_QUANT_I8,               /**< signed 8-bit, -128..127 */
     CLG_QUANT_TYPE_COUNT        /**< number of values, not a type */
 } clg_quant_type;
@@ -688,11 +688,12 @@ typedef struct clg_quant_tensor_desc {
  *  type, for the values q of data[m, indices[n], i] and the scale and zero point of each value's
  *  block. Zero-initialise it, then fill in. Per layout (docs/semantics.md gives every rule):
  *   - CLG_QUANT_ORT_BLOCK: data u4 / i4 with its logical shape, or u8 with the shape the model gives
- *     (bits 4: the last dimension counts bytes of two values, and the output's is twice it). scales:
- *     data's rank, ceil(values / block_size) along quantize_axis, data's extents elsewhere.
- *     zero_points (optional, data's type): scales' shape, but u8 with bits 4 packs two a byte along
- *     the last axis (ceil(n / 2) bytes a row). Default zero point: 0 for u4 / i4, 8 (bits 4) or 128
- *     (bits 8) for u8. uint8 data needs gather_axis 0 and quantize_axis the last axis.
+ *     (bits 4 / 2: the last dimension counts bytes of two / four values, lowest bits first, and the
+ *     output's is twice / four times it). scales: data's rank, ceil(values / block_size) along
+ *     quantize_axis, data's extents elsewhere. zero_points (optional, data's type): scales' shape, but
+ *     u8 with bits 4 / 2 packs two / four a byte along the last axis (ceil(n / 2) / ceil(n / 4) bytes a
+ *     row). Default zero point: 0 for u4 / i4, 2 (bits 2), 8 (bits 4) or 128 (bits 8) for u8. uint8
+ *     data needs gather_axis 0 and quantize_axis the last axis.
  *   - CLG_QUANT_GGML_*: data u8 [..., bytes per row], a row being whole blocks of 32 values: 18
  *     bytes (q4_0, iq4_nl), 20 (q4_1), 22 (q5_0), 24 (q5_1) or 34 (q8_0); the output's last dimension
  *     is 32 values a block, each computed as ggml computes it (for q4_1 and q5_1 the product, then the
@@ -706,7 +707,7 @@ typedef struct clg_gather_quantized_desc {
     clg_tensor_desc indices;           /**< i32 or i64 (OpenVINO: any integer type), rank 0..CLG_MAX_RANK */
     clg_tensor_desc scales;            /**< f32, f16 or bf16 (ONNX Runtime, OpenVINO); empty for ggml */
     clg_quant_tensor_desc zero_points; /**< optional (type 0: absent); never for ggml */
-    /** ONNX Runtime's bits attribute: u8 data 4 or 8, u4 / i4 data 4; 0 means 4, ONNX Runtime's
+    /** ONNX Runtime's bits attribute: u8 data 2, 4 or 8, u4 / i4 data 4; 0 means 4, ONNX Runtime's
      *  default. Other layouts: 0, or the width of their values. */
     int32_t bits;
     /** ONNX Runtime: a power of two >= 16 (0 means 128, ONNX Runtime's default). OpenVINO: 0, or the

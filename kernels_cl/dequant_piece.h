@@ -30,9 +30,14 @@ inline void dequant_values_one_scale(const dequant_params *q, __global const uch
         out[k] = to_output_exact(product_bits(value_at(q, data, e0 + k) - zero_point, scale));
 }
 
-/* Eight values from data position e (even for 4-bit values). */
+/* Eight values from data position e (even for 4-bit values, a multiple of 4 for 2-bit ones). */
 HOT_INLINE int8 load_values8(const dequant_params *q, __global const uchar *data, offset_t e)
 {
+    if (q->value_bits == 2) { /* value k of the eight is bits 2k .. 2k + 1 of the little-endian 16 bits */
+        const uchar2 packed = vload2(0, data + (e >> 2));
+        const uint word = (uint)packed.s0 | (uint)packed.s1 << 8;
+        return as_int8(((uint8)(word) >> (uint8)(0, 2, 4, 6, 8, 10, 12, 14)) & (uint8)(3));
+    }
     if (q->value_bits == 4) {
 #if ALIGNED8 /* value k of the eight is bits 4k .. 4k + 3 of the little-endian word */
         const uint word = *(__global const uint *)(data + (e >> 1));

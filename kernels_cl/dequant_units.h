@@ -64,7 +64,7 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
         prefetch_range(zp, (ulong)s->first_scale / 2, scale_count / 2 + 1);
     else if (q->zp_mode == ZP_BYTES)
         prefetch_range(zp, (ulong)s->first_scale, scale_count);
-    else if (q->zp_mode == ZP_NIBBLE_ROWS)
+    else if (q->zp_mode == ZP_NIBBLE_ROWS || q->zp_mode == ZP_2BIT_ROWS)
         prefetch_range(zp, (ulong)s->slab_row * q->P * q->zp_row_bytes, (ulong)q->P * q->zp_row_bytes);
 }
 

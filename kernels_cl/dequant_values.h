@@ -17,6 +17,7 @@
 #define ZP_NIBBLE_ROWS 2 /* two a byte along each row of nb scales, rows padded to whole bytes */
 #define ZP_BYTES       3 /* byte s */
 #define ZP_SCALAR      4 /* one value for the whole table */
+#define ZP_2BIT_ROWS   5 /* four a byte along each row of nb scales, lowest bits first, rows padded to whole bytes */
 
 /* Where unit scales lie (dequant_units.h). */
 #define PLACEMENT_IN_SLAB 0
@@ -46,6 +47,9 @@ inline int nibble_at(__global const uchar *packed, offset_t k, int is_signed)
     return is_signed ? v - ((v & 0x8) << 1) : v;
 }
 
+/* The 2-bit value at position k of packed bytes, four a byte, the lowest-indexed in the lowest bits. */
+inline int two_bits_at(__global const uchar *packed, offset_t k) { return (packed[k >> 2] >> ((k & 3) * 2)) & 0x3; }
+
 inline int byte_at(__global const uchar *bytes, offset_t k, int is_signed)
 {
     return is_signed ? (int)as_char(bytes[k]) : (int)bytes[k];
@@ -54,6 +58,7 @@ inline int byte_at(__global const uchar *bytes, offset_t k, int is_signed)
 /* The value at flat position e of packed data (not ggml). */
 inline int value_at(const dequant_params *q, __global const uchar *data, offset_t e)
 {
+    if (q->value_bits == 2) return two_bits_at(data, e);
     return q->value_bits == 4 ? nibble_at(data, e, q->value_signed) : byte_at(data, e, q->value_signed);
 }
 
@@ -77,11 +82,12 @@ HOT_INLINE int zero_point_at(const dequant_params *q, __global const uchar *zp, 
 }
 
 /* The zero point of a unit whose values share scale s: unit (p, b) of data row slab_row (m*A + row).
- * Rows padded to whole bytes hold P rows of nb zero points for each data row. */
+ * Rows padded to whole bytes (4-bit or 2-bit) hold P rows of nb zero points for each data row. */
 HOT_INLINE int zero_point_of_unit(const dequant_params *q, __global const uchar *zp, offset_t s, offset_t slab_row,
                                   offset_t p, offset_t b)
 {
     if (q->zp_mode == ZP_NIBBLE_ROWS) return nibble_at(zp + (slab_row * q->P + p) * q->zp_row_bytes, b, 0);
+    if (q->zp_mode == ZP_2BIT_ROWS) return two_bits_at(zp + (slab_row * q->P + p) * q->zp_row_bytes, b);
     return zero_point_at(q, zp, s);
 }
 

@@ -1,7 +1,7 @@
 /* clgather gather-quantized: one dequantizing gather over .npy files, or over a tensor of a GGUF file
  * (--gguf FILE --tensor NAME: its ggml type is the layout, its bytes are read where the file is
  * mapped). 4-bit tensors travel as uint8 arrays of their packed bytes (their logical shape given by a
- * flag); bf16 scales and outputs as uint16 arrays of their bits, since NumPy has no bf16. */
+ * flag), ONNX Runtime's 2-bit values as the uint8 bytes the model holds (--bits 2); bf16 scales and outputs as uint16 arrays of their bits, since NumPy has no bf16. */
 #include "cli_args.h"
 #include "cli_error.h"
 #include "commands.h"
@@ -121,7 +121,7 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
         cli_parse_oob(command, o[OPT_OOB].value, &desc->oob_policy) != 0)
         return CLI_EXIT_USAGE;
     if (bits < 0 || bits > 64)
-        return cli_fail(CLI_EXIT_USAGE, "%s: --bits %lld is not 4 or 8", command, (long long)bits);
+        return cli_fail(CLI_EXIT_USAGE, "%s: --bits %lld is not 2, 4 or 8", command, (long long)bits);
     desc->bits = (int32_t)bits;
     desc->quantize_axis = quantize_axis; /* ONNX Runtime's default, 1, when absent */
     if (is_ggml(desc->layout) && (o[OPT_SCALES].value || o[OPT_ZERO_POINTS].value))

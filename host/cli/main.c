@@ -19,7 +19,7 @@ static const char usage_text[] =
     "                  [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather gather-quantized --layout LAYOUT --data D.npy [--data-type u4|i4|u8|i8] [--data-shape SHAPE]\n"
     "                  --indices I.npy [--scales S.npy [--scales-type bf16]]\n"
-    "                  [--zero-points Z.npy [--zero-points-shape SHAPE]] [--bits 4|8] [--block-size N]\n"
+    "                  [--zero-points Z.npy [--zero-points-shape SHAPE]] [--bits 2|4|8] [--block-size N]\n"
     "                  [--gather-axis N] [--quantize-axis N] [--output-type f32|f16|bf16]\n"
     "                  [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather gather-quantized --gguf FILE --tensor NAME --indices I.npy [--gather-axis N]\n"

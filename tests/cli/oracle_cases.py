@@ -14,7 +14,9 @@ gguf). Writes under OUT:
     included;
   hostile/<case>/ and hostile.json: copies of the ONNX Runtime models with one tensor lying about its
     encoding (external data outside the model's folder or past its file's end, int32_data that is not
-    bytes, ...), and the fragment of the message that must refuse each.
+    bytes, ...) or with bits or shapes ONNX Runtime refuses (bits 3, bits 2 with u4 data, 2-bit zero
+    points or scales counted as if packed otherwise), and the fragment of the message that must refuse
+    each.
 Usage: python oracle_cases.py OUT"""
 import os
 import sys
@@ -132,6 +134,22 @@ def ort_cases():
     write_ort_case("u8_bits8_zero_points_default_block", "u8", data, random_scales((4, 2), np.float16),
                    rng.integers(0, 256, (4, 2)), np.array([3, 0, 2], np.int64), dict(gather_axis=0, quantize_axis=1,
                                                                                     bits=8))
+    # u8 with bits 2: four values a byte (value 0 in the low two bits); zero points four a byte along the
+    # last axis: 4 blocks a row fill a byte, 3 leave two padding bits; without zero points the default is 2
+    data = rng.integers(0, 256, size=(9, 16))  # 64 values a row
+    write_ort_case("u8_bits2_zero_points_f16", "u8", data, random_scales((9, 4), np.float16),
+                   rng.integers(0, 256, (9, 1)), np.array([8, 0, -9, 4], np.int64),
+                   dict(gather_axis=0, quantize_axis=1, block_size=16, bits=2))
+    data = rng.integers(0, 256, size=(6, 10))  # 40 values a row: blocks of 16, 16 and 8
+    write_ort_case("u8_bits2_zero_points_odd_blocks", "u8", data, random_scales((6, 3), np.float32),
+                   rng.integers(0, 256, (6, 1)), np.array([5, 1, 1, -2], np.int32),
+                   dict(gather_axis=0, quantize_axis=-1, block_size=16, bits=2))
+    data = rng.integers(0, 256, size=(5, 24))  # 96 values a row: blocks of 32
+    write_ort_case("u8_bits2_f32", "u8", data, random_scales((5, 3), np.float32), None, np.array([4, 0, 2], np.int64),
+                   dict(gather_axis=0, quantize_axis=1, block_size=32, bits=2))
+    data = rng.integers(0, 256, size=(3, 2, 48))  # rank 3, 192 values a row: the default block size (128)
+    write_ort_case("u8_bits2_rank3_f16_default_block", "u8", data, random_scales((3, 2, 2), np.float16), None,
+                   np.array([[2], [0]], np.int64), dict(gather_axis=0, quantize_axis=2, bits=2))
     # every other encoding onnx.proto allows: the typed fields (4-bit values in int32_data, f16 scales as
     # int32_data bits, f32 scales in float_data, indices in int64_data / int32_data), and external data
     for encoding in ("typed", "external"):
@@ -147,6 +165,10 @@ def ort_cases():
         write_ort_case(f"u8_bits4_zero_points_{encoding}", "u8", data, random_scales((10, 4), np.float16),
                        rng.integers(0, 256, (10, 2)), np.array([9, 4, 0, -10], np.int64),
                        dict(gather_axis=0, quantize_axis=1, block_size=16, bits=4), encoding)
+        data = rng.integers(0, 256, size=(6, 10))
+        write_ort_case(f"u8_bits2_zero_points_{encoding}", "u8", data, random_scales((6, 3), np.float16),
+                       rng.integers(0, 256, (6, 1)), np.array([5, 1, -6], np.int64),
+                       dict(gather_axis=0, quantize_axis=1, block_size=16, bits=2), encoding)
 
 
 def bf16_bits(f32):
@@ -237,6 +259,37 @@ def hostile_cases():
     def int32_short(tensor):
         del tensor.int32_data[-1]
     lie("int32_data_short", "u4_zero_points_f32_typed", "does not hold the", int32_short)
+
+    # models ONNX Runtime refuses for their bits or shapes: clgather refuses them too, naming why
+    def change_model(case, source, fragment, change):
+        directory = os.path.join(OUT, "hostile", case)
+        shutil.copytree(os.path.join(OUT, "ort", source), directory)
+        model = onnx.load(os.path.join(directory, "model.onnx"))
+        change(model)
+        onnx.save(model, os.path.join(directory, "model.onnx"))
+        hostile[case] = fragment
+
+    def set_bits(value):
+        def change(model):
+            node = model.graph.node[0]
+            kept = [a for a in node.attribute if a.name != "bits"]
+            del node.attribute[:]
+            node.attribute.extend(kept + [helper.make_attribute("bits", value)])
+        return change
+
+    def replace_initializer(name, array):
+        def change(model):
+            tensor = next(t for t in model.graph.initializer if t.name == name)
+            tensor.CopyFrom(numpy_helper.from_array(array, name))
+        return change
+
+    bits2 = "u8_bits2_zero_points_odd_blocks"  # data [6, 10] bytes: 40 values a row, 3 blocks of 16
+    change_model("bits3_u8", bits2, "bits = 3: u8 data takes bits 2, 4 or 8", set_bits(3))
+    change_model("bits2_u4", "u4_zero_points_f32", "bits = 2: u4 data has 4 bits", set_bits(2))
+    change_model("bits2_zero_points_two_a_byte", bits2, "four 2-bit zero points a byte",
+                 replace_initializer("zero_points", np.zeros((6, 2), np.uint8)))
+    change_model("bits2_scales_counting_bytes", bits2, "scales.shape[1] = 1 but 3 expected",
+                 replace_initializer("scales", np.ones((6, 1), np.float32)))
     with open(os.path.join(OUT, "hostile.json"), "w") as f:
         json.dump(hostile, f)
 

@@ -73,6 +73,26 @@ both_devices(["--layout", "ort-block", "--data", save("u8.npy", q.astype(np.uint
               "32", "--indices", save("i32.npy", idx), "--scales", save("sb.npy", scale_bits), "--scales-type", "bf16"],
              to_output(f32[idx], "bf16"), "ort-block u8 bits 8 bf16 scales")
 
+# u8 bits 2: four values a byte, value 0 in the low two bits; [4, 10] bytes hold [4, 40] values, blocks of 16
+# (the last one short), f32 scales, zero points four a byte along the row ([4, 1]: 3 a row, the byte padded),
+# then the default zero point 2
+q = rng.integers(0, 4, size=(4, 40))
+packed2 = (q[:, 0::4] | q[:, 1::4] << 2 | q[:, 2::4] << 4 | q[:, 3::4] << 6).astype(np.uint8)
+scales = (rng.standard_normal((4, 3)) * 0.1).astype(np.float32)
+zero_points = rng.integers(0, 4, size=(4, 3))
+packed_zero_points = (zero_points[:, 0] | zero_points[:, 1] << 2 | zero_points[:, 2] << 4 | 0xC0).astype(np.uint8)
+idx = np.array([3, -4, 1], np.int64)
+per_value_scale = np.repeat(scales, 16, axis=1)[:, :40]
+args = ["--layout", "ort-block", "--data", save("u2.npy", packed2), "--bits", "2", "--block-size", "16",
+        "--indices", save("i.npy", idx), "--scales", save("s2.npy", scales)]
+f32 = (q - np.repeat(zero_points, 16, axis=1)[:, :40]).astype(np.float32) * per_value_scale
+both_devices(args + ["--zero-points", save("z2.npy", packed_zero_points.reshape(4, 1))], to_output(f32[idx], "f32"),
+             "ort-block u8 bits 2 zero points")
+f32 = (q - 2).astype(np.float32) * per_value_scale
+for output_type in ["f16", "bf16"]:
+    both_devices(args + ["--output-type", output_type], to_output(f32[idx], output_type),
+                 f"ort-block u8 bits 2 -> {output_type}")
+
 # i4 quantized along the gathered axis: data [32, 3], scales [2, 3], gather_axis 0, quantize_axis 0
 q = rng.integers(-8, 8, size=(32, 3))
 scales = (rng.standard_normal((2, 3)) * 0.1).astype(np.float32)
@@ -164,6 +184,7 @@ usage_cases = [
     (["--output-type", "f64"], "--output-type must be f32, f16 or bf16, not 'f64'"),
     (["--data-shape", "6,,40"], "--data-shape '6,,40' is not a shape"),
     (["--oob", "wrap"], "--oob must be error, zero or clamp, not 'wrap'"),
+    (["--bits", "65"], "--bits 65 is not 2, 4 or 8"),
     (["--zero-points-shape", "6,3"], "--zero-points-shape without --zero-points"),
 ]
 
@@ -190,6 +211,7 @@ expect_status(["gather-quantized", "--layout", "ggml-q5_0", "--data", save("q5_s
 refused_cases = [
     (["--block-size", "48"], "CLG_ERR_INVALID_BLOCK_SIZE"),
     (["--bits", "8"], "CLG_ERR_INVALID_BITS"),
+    (["--bits", "2"], "bits = 2: u4 data has 4 bits"),
     (["--gather-axis", "2"], "CLG_ERR_INVALID_AXIS"),
     (["--indices", save("bad.npy", np.array([6], np.int64))], "CLG_ERR_INDEX_OUT_OF_RANGE"),
     (["--indices", save("hostile.npy", np.array([np.iinfo(np.int64).min], np.int64))], "CLG_ERR_INDEX_OUT_OF_RANGE"),
@@ -202,5 +224,14 @@ refused_cases = [
 for extra, message in refused_cases:
     expect_status(replace(base, extra), 1, f"refused {extra}", message)
     check(not os.path.exists(out), f"no output after refused {extra}")
+u8_base = ["gather-quantized", "--layout", "ort-block", "--data", path("u2.npy"), "--bits", "2", "--block-size", "16",
+           "--indices", path("i.npy"), "--scales", path("s2.npy"), "--out", out]
+for extra, message in [(["--bits", "3"], "bits = 3: u8 data takes bits 2, 4 or 8"),
+                       (["--zero-points", save("z2_bad.npy", np.zeros((4, 3), np.uint8))],
+                        "zero_points.shape[1] = 3 but 1 expected (four 2-bit zero points a byte"),
+                       (["--scales", save("s2_bytes.npy", np.ones((4, 1), np.float32))],
+                        "scales.shape[1] = 1 but 3 expected")]:
+    expect_status(replace(u8_base, extra), 1, f"refused u8 {extra}", message)
+    check(not os.path.exists(out), f"no output after refused u8 {extra}")
 check(not leftovers(), "no temporary files left behind")
 finish()

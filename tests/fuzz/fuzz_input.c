@@ -219,6 +219,9 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
     const uint8_t flags = fuzz_u8(in);
     const int ggml = d->layout == CLG_QUANT_GGML_Q4_0 || d->layout == CLG_QUANT_GGML_Q8_0 ||
                      (d->layout >= CLG_QUANT_GGML_Q4_1 && d->layout < CLG_QUANT_LAYOUT_COUNT);
+    /* ONNX Runtime's u8 packs four values a byte with bits 2, two with bits 4 (or 0), along the last axis */
+    const int64_t per_byte =
+        d->layout == CLG_QUANT_ORT_BLOCK && d->data.type == CLG_QUANT_U8 && d->bits != 8 ? (d->bits == 2 ? 4 : 2) : 1;
     if (!ggml || (flags & 8)) d->scales.type = (clg_dtype)(fuzz_u8(in) % CLG_DTYPE_COUNT);
     const int32_t rank = d->data.rank >= 1 && d->data.rank <= CLG_MAX_RANK ? d->data.rank : 1;
     if (flags & 1) {
@@ -226,9 +229,8 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
         memcpy(d->scales.shape, d->data.shape, sizeof d->scales.shape);
         int32_t q = (int32_t)(d->quantize_axis < 0 ? d->quantize_axis + rank : d->quantize_axis);
         if (d->layout == CLG_QUANT_OV_COMPRESSED || q < 0 || q >= rank) q = rank - 1;
-        const int64_t values = d->data.type == CLG_QUANT_U8 && d->bits != 8 && d->layout == CLG_QUANT_ORT_BLOCK &&
-                                       d->data.shape[q] >= 0 && d->data.shape[q] < INT64_MAX / 2
-                                   ? 2 * d->data.shape[q]
+        const int64_t values = d->data.shape[q] >= 0 && d->data.shape[q] < INT64_MAX / per_byte
+                                   ? per_byte * d->data.shape[q]
                                    : d->data.shape[q];
         const int64_t block = d->block_size ? d->block_size : 128;
         d->scales.shape[q] = d->layout == CLG_QUANT_OV_COMPRESSED ? 1 + fuzz_u8(in) % 4 : blocks_of(values, block);
@@ -241,8 +243,8 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
         if (flags & 2) {
             d->zero_points.rank = d->scales.rank;
             memcpy(d->zero_points.shape, d->scales.shape, sizeof d->zero_points.shape);
-            if (d->layout == CLG_QUANT_ORT_BLOCK && d->data.type == CLG_QUANT_U8 && d->bits != 8 && d->scales.rank > 0)
-                d->zero_points.shape[d->scales.rank - 1] = blocks_of(d->scales.shape[d->scales.rank - 1], 2);
+            if (per_byte > 1 && d->scales.rank > 0)
+                d->zero_points.shape[d->scales.rank - 1] = blocks_of(d->scales.shape[d->scales.rank - 1], per_byte);
         } else {
             d->zero_points.rank = fuzz_u8(in) % 2;
             d->zero_points.shape[0] = 1;

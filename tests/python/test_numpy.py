@@ -144,6 +144,30 @@ def test_gather_quantized_ort_block_bits4(ctx, out_dtype):
     assert same_bits(out[0, 0], expected)
 
 
+@pytest.mark.parametrize("out_dtype", ["float32", "bfloat16"])
+def test_gather_quantized_ort_block_bits2(ctx, out_dtype):
+    rng = np.random.default_rng(29)
+    data = rng.integers(0, 256, size=(7, 10), dtype=np.uint8)  # 40 values a row: blocks of 16, 16 and 8
+    scales = rng.standard_normal((7, 3)).astype(np.float16)
+    zero_points = rng.integers(0, 256, size=(7, 1), dtype=np.uint8)  # three 2-bit zero points a row
+    indices = np.array([6, -7, 2], dtype=np.int32)
+    kwargs = dict(layout="ort-block", scales=scales, zero_points=zero_points, bits=2, block_size=16,
+                  quantize_axis=1, out_dtype=out_dtype)
+    out = clgather.gather_quantized(data, indices, ctx=ctx, **kwargs)
+    assert out.shape == (3, 40)
+    assert same_bits(out, clgather.reference.gather_quantized(data, indices, **kwargs))
+    # an independent dequantization of row 6: value k in bits 2(k % 4) of byte k // 4, from the low bits
+    q = ((data[6][:, None] >> np.array([0, 2, 4, 6])) & 3).reshape(-1).astype(np.int32)
+    z = ((zero_points[6, 0] >> np.array([0, 2, 4])) & 3).astype(np.int32)
+    expected = (q - np.repeat(z, 16)[:40]).astype(np.float32) * np.repeat(scales[6].astype(np.float32), 16)[:40]
+    assert same_bits(out[0], expected.astype(out.dtype))
+    # without zero points the default is 2
+    del kwargs["zero_points"]
+    out = clgather.gather_quantized(data, indices, ctx=ctx, **kwargs)
+    expected = (q - 2).astype(np.float32) * np.repeat(scales[6].astype(np.float32), 16)[:40]
+    assert same_bits(out[0], expected.astype(out.dtype))
+
+
 def test_gather_quantized_ort_block_uint4_values(ctx):
     import ml_dtypes
 

@@ -94,7 +94,7 @@ def block_quantized_model(data_type, data_shape, scale_type, with_zero_points, *
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)])
 
 
-@pytest.mark.parametrize("bits", [4, 8])
+@pytest.mark.parametrize("bits", [2, 4, 8])
 def test_gather_block_quantized_uint8(bits):
     rng = np.random.default_rng(71)
     data = rng.integers(0, 256, size=(6, 32), dtype=np.uint8)

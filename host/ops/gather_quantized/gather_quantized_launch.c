@@ -34,7 +34,8 @@ static int fast_form(const clg_gather_quantized_plan *p)
 {
     if (p->ggml != CLG_GGML_NONE) return 1;
     if (p->placement != CLG_SCALES_IN_SLAB || p->QN != 1) return 0;
-    return p->value_bits == 8 || (p->Qd % 2 == 0 && (p->bs % 2 == 0 || p->nb == 1));
+    const uint64_t per_byte = (uint64_t)(8 / p->value_bits);
+    return p->Qd % per_byte == 0 && (p->bs % per_byte == 0 || p->nb == 1);
 }
 
 /* Whether every 8-value store of the fast form starts on a multiple of 8 values of a slab (and so, with

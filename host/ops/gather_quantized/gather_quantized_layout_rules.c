@@ -74,10 +74,11 @@ static clg_status check_bits(const clg_gather_quantized_desc *desc, clg_quant_vi
     const clg_quant_type t = desc->data.type;
     const int32_t bits = desc->bits;
     if (desc->layout == CLG_QUANT_ORT_BLOCK && t == CLG_QUANT_U8) {
-        if (bits != 0 && bits != 4 && bits != 8)
-            return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: u8 data takes bits 4 or 8 (0: 4)", (int)bits);
-        v->value_bits = bits == 8 ? 8 : 4;
-        v->value_type = v->value_bits == 8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
+        if (bits != 0 && bits != 2 && bits != 4 && bits != 8)
+            return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: u8 data takes bits 2, 4 or 8 (0: 4)", (int)bits);
+        v->value_bits = bits == 0 ? 4 : bits;
+        /* 2-bit values have no clg_quant_type of their own: unsigned, value_bits says the width */
+        v->value_type = v->value_bits == 4 ? CLG_QUANT_U4 : CLG_QUANT_U8;
         return CLG_SUCCESS;
     }
     const ggml_block_kind *kind = ggml_kind(desc->layout);
@@ -179,7 +180,8 @@ static clg_status normalize_axis(int64_t axis, int32_t rank, const char *name, i
     return CLG_SUCCESS;
 }
 
-/* The logical data: u8 with bits 4 holds two values a byte along the last axis; ggml rows K values. */
+/* The logical data: u8 with bits 4 (2) holds two (four) values a byte along the last axis; ggml rows K
+ * values. */
 static clg_status logical_shape(const clg_gather_quantized_desc *desc, clg_quant_view *v)
 {
     const int32_t r = desc->data.rank;
@@ -197,11 +199,12 @@ static clg_status logical_shape(const clg_gather_quantized_desc *desc, clg_quant
             return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data.shape[%d] = %" PRId64 " bytes hold more than INT64_MAX values",
                             (int)r - 1, *last);
         *last = blocks * CLG_GGML_BLOCK_VALUES;
-    } else if (desc->data.type == CLG_QUANT_U8 && v->value_bits == 4) {
-        if (*last > INT64_MAX / 2)
+    } else if (desc->data.type == CLG_QUANT_U8 && v->value_bits < 8) {
+        const int64_t per_byte = 8 / v->value_bits;
+        if (*last > INT64_MAX / per_byte)
             return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data.shape[%d] = %" PRId64 " bytes hold more than INT64_MAX values",
                             (int)r - 1, *last);
-        *last *= 2;
+        *last *= per_byte;
     }
     return CLG_SUCCESS;
 }
@@ -250,14 +253,20 @@ static clg_status resolve_ort(const clg_gather_quantized_desc *desc, clg_quant_v
     if (desc->zero_points.rank != r)
         return clg_fail(CLG_ERR_SHAPE_MISMATCH, "zero_points rank %d differs from scales rank %d",
                         (int)desc->zero_points.rank, (int)r);
-    const int packed_rows = desc->data.type == CLG_QUANT_U8 && v->value_bits == 4;
+    const int packed_rows = desc->data.type == CLG_QUANT_U8 && v->value_bits < 8;
+    const uint64_t per_byte = (uint64_t)(8 / v->value_bits);
     for (int32_t d = 0; d < r; ++d) {
         const uint64_t s = (uint64_t)desc->scales.shape[d];
-        const uint64_t want = packed_rows && d == r - 1 ? blocks_of(s, 2) : s;
+        const uint64_t want = packed_rows && d == r - 1 ? blocks_of(s, per_byte) : s;
         if ((uint64_t)desc->zero_points.shape[d] != want)
             return shape_mismatch("zero_points", d, desc->zero_points.shape[d], want,
-                                  packed_rows && d == r - 1 ? "two 4-bit zero points a byte: ceil(scales / 2)"
-                                                            : "scales' extent");
+                                  !packed_rows || d != r - 1 ? "scales' extent"
+                                  : per_byte == 2            ? "two 4-bit zero points a byte: ceil(scales / 2)"
+                                                             : "four 2-bit zero points a byte: ceil(scales / 4)");
+    }
+    if (v->value_bits == 2) { /* rows of four a byte, padded or not: one arrangement, one build */
+        v->zp_mode = CLG_ZP_2BIT_ROWS;
+        return CLG_SUCCESS;
     }
     /* Rows of an even count of zero points have no padding nibble: they are the flat nibbles of the
      * 4-bit types, zero point s at nibble s, which every kernel path takes the fast way (the slab

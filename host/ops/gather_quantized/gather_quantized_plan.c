@@ -122,7 +122,9 @@ clg_status clg_gather_quantized_plan_make(const clg_gather_quantized_desc *desc,
     st = compute_sizes(desc, &v, p);
     if (st != CLG_SUCCESS) return st;
     if (p->out_elems) decompose(&v, p);
-    p->zp_row_bytes = p->zp_mode == CLG_ZP_NIBBLE_ROWS ? p->nb / 2 + (p->nb & 1) : 0;
+    p->zp_row_bytes = p->zp_mode == CLG_ZP_NIBBLE_ROWS ? p->nb / 2 + (p->nb & 1)
+                      : p->zp_mode == CLG_ZP_2BIT_ROWS ? p->nb / 4 + (p->nb % 4 != 0)
+                                                       : 0;
 
     int32_t r = 0;
     for (int32_t d = 0; d < v.gather_axis; ++d) p->out_shape[r++] = v.logical_shape[d];

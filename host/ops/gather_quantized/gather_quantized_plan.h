@@ -20,6 +20,7 @@ typedef enum clg_zero_point_mode {
     CLG_ZP_NIBBLE_ROWS, /* 4-bit, two a byte along rows of nb scales, each row padded to whole bytes (ORT u8, bits 4) */
     CLG_ZP_BYTES,       /* 8-bit, byte s */
     CLG_ZP_SCALAR,      /* one value for the whole table, element 0 (OpenVINO) */
+    CLG_ZP_2BIT_ROWS, /* 2-bit, four a byte along rows of nb scales, lowest bits first, rows padded (ORT u8, bits 2) */
 } clg_zero_point_mode;
 
 /* Where the scales of one gathered slab lie, by the order of the quantize and gather axes: the kernels
@@ -46,8 +47,9 @@ typedef enum clg_ggml_format {
 
 typedef struct clg_gather_quantized_plan {
     clg_quant_layout layout;
-    clg_quant_type value_type; /* of one value after unpacking: u8 data with bits 4 holds u4 values */
-    int value_bits;            /* 4 or 8 */
+    clg_quant_type value_type; /* of one value after unpacking: u8 data with bits 4 holds u4 values, with bits 2
+                                  u8 (unsigned) of value_bits 2 */
+    int value_bits;            /* 2, 4 or 8 */
     clg_ggml_format ggml;
     size_t ggml_block_bytes; /* 18 to 34 */
     clg_dtype scale_type, out_type, index_type;
@@ -67,7 +69,7 @@ typedef struct clg_gather_quantized_plan {
 
     clg_zero_point_mode zp_mode;
     int32_t zp_constant;   /* CLG_ZP_CONSTANT */
-    uint64_t zp_row_bytes; /* CLG_ZP_NIBBLE_ROWS: ceil(nb / 2) */
+    uint64_t zp_row_bytes; /* CLG_ZP_NIBBLE_ROWS: ceil(nb / 2); CLG_ZP_2BIT_ROWS: ceil(nb / 4) */
 
     clg_index_bound bound; /* the indices against A, for the error policy */
     int32_t out_rank;

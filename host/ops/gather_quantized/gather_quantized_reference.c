@@ -15,6 +15,9 @@ static int32_t nibble_at(const unsigned char *packed, uint64_t k, int is_signed)
     return is_signed ? v - ((v & 0x8) << 1) : v;
 }
 
+/* The 2-bit value at position k of packed bytes, four a byte, the lowest-indexed in the lowest bits. */
+static int32_t two_bits_at(const unsigned char *packed, uint64_t k) { return (packed[k / 4] >> (2 * (k % 4))) & 0x3; }
+
 static int32_t byte_at(const unsigned char *bytes, uint64_t k, int is_signed)
 {
     return is_signed ? (int32_t)(int8_t)bytes[k] : (int32_t)bytes[k];
@@ -25,6 +28,7 @@ static int value_is_signed(clg_quant_type t) { return t == CLG_QUANT_I4 || t == 
 /* The value at flat position e of the logical data (not ggml). */
 static int32_t value_at(const clg_gather_quantized_plan *p, const unsigned char *data, uint64_t e)
 {
+    if (p->value_bits == 2) return two_bits_at(data, e);
     return p->value_bits == 4 ? nibble_at(data, e, value_is_signed(p->value_type))
                               : byte_at(data, e, value_is_signed(p->value_type));
 }
@@ -52,6 +56,7 @@ static int32_t zero_point_at(const clg_gather_quantized_plan *p, const unsigned 
     switch (p->zp_mode) {
     case CLG_ZP_NIBBLES: return nibble_at(zp, s, is_signed);
     case CLG_ZP_NIBBLE_ROWS: return nibble_at(zp + (s / p->nb) * p->zp_row_bytes, s % p->nb, 0);
+    case CLG_ZP_2BIT_ROWS: return two_bits_at(zp + (s / p->nb) * p->zp_row_bytes, s % p->nb);
     case CLG_ZP_BYTES: return byte_at(zp, s, is_signed);
     case CLG_ZP_SCALAR: return p->value_bits == 4 ? nibble_at(zp, 0, is_signed) : byte_at(zp, 0, is_signed);
     default: return p->zp_constant;

@@ -264,11 +264,13 @@ def gather_quantized(
     out=None,
     _reference=False,
 ):
-    """The dequantizing gather: rows of a 4- or 8-bit table, dequantized to out_dtype ("float32",
+    """The dequantizing gather: rows of a 2-, 4- or 8-bit table, dequantized to out_dtype ("float32",
     "float16", "bfloat16", or None for the scales' type).
 
-    layout "ort-block" (ONNX Runtime's GatherBlockQuantized): data uint8 (bits 4: two values a byte,
-    bits 8: one) or ml_dtypes uint4 / int4 values; scales per block_size values (None: 128) along
+    layout "ort-block" (ONNX Runtime's GatherBlockQuantized): data uint8 (bits 2: four values a byte,
+    the first in the low two bits; bits 4: two values a byte; bits 8: one; the last axis holds bytes,
+    and zero points for bits 2 / 4 are packed four / two a byte along it) or ml_dtypes uint4 / int4
+    values; scales per block_size values (None: 128) along
     quantize_axis (None: the last axis); zero_points optional, of data's type. "ggml-q4_0",
     "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl": uint8 rows of whole 32-value
     blocks as ggml stores them, no scales or zero points. "ov-compressed": uint8 / int8

@@ -77,7 +77,9 @@ static void make_ort(support_rng *rng, clg_gather_quantized_desc *d, int allow_z
     static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8};
     const clg_quant_type t = types[support_below(rng, 3)];
     const int u8 = t == CLG_QUANT_U8;
-    d->bits = u8 ? (support_below(rng, 2) ? 8 : (support_below(rng, 2) ? 4 : 0)) : (support_below(rng, 2) ? 4 : 0);
+    static const int32_t u8_bits[] = {8, 8, 4, 0, 2, 2};
+    d->bits = u8 ? u8_bits[support_below(rng, 6)] : (support_below(rng, 2) ? 4 : 0);
+    const int64_t per_byte = u8 ? 8 / (d->bits ? d->bits : 4) : 1; /* u8 values a byte */
     const int32_t r = u8 ? 2 + (int32_t)support_below(rng, 2) : 1 + (int32_t)support_below(rng, 4);
     int64_t shape[CLG_MAX_RANK];
     for (int32_t k = 0; k < r; ++k) shape[k] = pick_dim(rng, allow_zero, k == r - 1 ? 70 : 6);
@@ -89,7 +91,7 @@ static void make_ort(support_rng *rng, clg_gather_quantized_desc *d, int allow_z
     static const int64_t block_sizes[] = {16, 32, 64, 128, 256, 0};
     d->block_size = block_sizes[support_below(rng, 6)];
     const int64_t bs = d->block_size ? d->block_size : 128;
-    const int64_t values_q = (u8 && d->bits != 8) ? 2 * shape[q] : shape[q];
+    const int64_t values_q = per_byte * shape[q];
     int64_t sshape[CLG_MAX_RANK];
     memcpy(sshape, shape, sizeof sshape);
     sshape[q] = (values_q + bs - 1) / bs;
@@ -97,7 +99,7 @@ static void make_ort(support_rng *rng, clg_gather_quantized_desc *d, int allow_z
     if (support_below(rng, 2)) {
         int64_t zshape[CLG_MAX_RANK];
         memcpy(zshape, sshape, sizeof zshape);
-        if (u8 && d->bits != 8) zshape[r - 1] = (sshape[r - 1] + 1) / 2;
+        if (per_byte > 1) zshape[r - 1] = (sshape[r - 1] + per_byte - 1) / per_byte;
         set_shape(&d->zero_points, t, r, zshape);
     }
 }
@@ -380,6 +382,45 @@ static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only
     return number;
 }
 
+/* ONNX Runtime u8 with bits 2: every block size, rows of 2 or 3 blocks and a short one of 8 values,
+ * with and without zero points (four a byte: 3 or 4 a row, the row's byte padded or not). Scales,
+ * output type, index type and the call vary with the zero points and the mapping, not case by case:
+ * the fast form builds a program for each combination (two a mapping here), and 2-bit values share
+ * every scale, output and offset path with the others. */
+static int sweep_ort_two_bits(support_rng *rng, int number, int mapping)
+{
+    static const int64_t block_sizes[] = {16, 32, 64, 128, 256};
+    number += number % 2;
+    for (int b = 0; b < 5; ++b)
+        for (int zp = 0; zp < 2; ++zp) {
+            const clg_dtype scales = float_types[(zp + 2 * mapping) % 3], out = float_types[(2 * zp + mapping) % 3];
+            random_case rc;
+            memset(&rc, 0, sizeof rc);
+            clg_gather_quantized_desc *d = &rc.c.desc;
+            d->layout = CLG_QUANT_ORT_BLOCK;
+            d->bits = 2;
+            d->block_size = block_sizes[b];
+            const int64_t values = (2 + b % 2) * d->block_size + 8;
+            const int64_t shape[] = {5, values / 4};
+            set_shape(&d->data, CLG_QUANT_U8, 2, shape);
+            d->quantize_axis = 1;
+            const int64_t sshape[] = {5, (values + d->block_size - 1) / d->block_size};
+            support_shape(&d->scales, scales, 2, sshape);
+            if (zp) {
+                const int64_t zshape[] = {5, (sshape[1] + 3) / 4};
+                set_shape(&d->zero_points, CLG_QUANT_U8, 2, zshape);
+            }
+            char what[160];
+            snprintf(what, sizeof what, "ort u8 bits 2 bs %" PRId64 " scales %s zp %d", d->block_size,
+                     clg_dtype_name(scales), zp);
+            finish_sweep_case(rng, &rc, what, out, number); /* number % 2 == zp: i32 indices, or i64 */
+            compare_case(&rc, zp, zp ? 8 : 0);              /* with zero points enqueued at an offset of 8 bytes */
+            quant_case_free(&rc.c);
+            ++number;
+        }
+    return number;
+}
+
 /* OpenVINO: u8, i8, u4, i4, per row and grouped (odd group sizes), zero points none, per group or one
  * for the table; every ggml layout; each with every output type. */
 static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_only)
@@ -451,7 +492,9 @@ static void run_sweep(int m, const char *lookups)
     const int salt = m + 1;
     support_rng rng = {seed ^ (0x5EEDull + (uint64_t)salt)};
     const int lookups_only = strcmp(lookups, "target") != 0;
-    sweep_ov_ggml(&rng, sweep_ort(&rng, 0, salt, lookups_only), salt, lookups_only);
+    int number = sweep_ort(&rng, 0, salt, lookups_only);
+    if (!lookups_only) number = sweep_ort_two_bits(&rng, number, m); /* no nibbles: no lookups */
+    sweep_ov_ggml(&rng, number, salt, lookups_only);
     support_use_tuning(NULL);
 }
 

@@ -204,6 +204,56 @@ START_TEST(ort_u8_bits4_packed_zero_point_rows_and_default)
 }
 END_TEST
 
+/* ONNX Runtime, u8 with bits 2: [2, 5] bytes hold 20 values a row, four a byte, value 0 in the low two
+ * bits. Row 0's bytes are 0xE4 (values 0, 1, 2, 3, 0, ...: k % 4), row 1's 0x1B (3 - k % 4). Blocks of
+ * 16: two a row, the second of 4 values; scales [2, 2] = {1, -0.5}, {0.25, 2}. Zero points [2, 1], four
+ * a byte along the row: 0xFD holds 1, 3 (and padding 3, 3, never read), 0x58 holds 0, 2. Indices
+ * {1, 0}: out[n][k] = (value - zp[k/16]) * scale[k/16] of row 1 - n. Without zero points the default is 2. */
+START_TEST(ort_u8_bits2_packed_zero_point_rows_and_default)
+{
+    for (int with_zp = 0; with_zp < 2; ++with_zp) {
+        quant_case c = {0};
+        const int64_t ds[] = {2, 5}, ss[] = {2, 2}, zs[] = {2, 1}, is[] = {2};
+        c.desc.layout = CLG_QUANT_ORT_BLOCK;
+        set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+        if (with_zp) set_qshape(&c.desc.zero_points, CLG_QUANT_U8, 2, zs);
+        support_shape(&c.desc.indices, CLG_I32, 1, is);
+        support_shape(&c.desc.scales, CLG_F32, 2, ss);
+        c.desc.bits = 2;
+        c.desc.block_size = 16;
+        c.desc.quantize_axis = 1;
+        quant_case_alloc(&c);
+        for (int j = 0; j < 5; ++j) {
+            c.data[j] = 0xE4;
+            c.data[5 + j] = 0x1B;
+        }
+        const int32_t rows[2] = {1, 0};
+        memcpy(c.indices, rows, sizeof rows);
+        const float scales[2][2] = {{1.0f, -0.5f}, {0.25f, 2.0f}};
+        for (int b = 0; b < 4; ++b) quant_put_scale(&c, (uint64_t)b, scales[b / 2][b % 2]);
+        if (with_zp) {
+            c.zero_points[0] = 0xFD;
+            c.zero_points[1] = 0x58;
+        }
+        const int zps[2][2] = {{1, 3}, {0, 2}};
+        uint32_t want[40];
+        for (int n = 0; n < 2; ++n)
+            for (int k = 0; k < 20; ++k) {
+                const int row = 1 - n, value = row == 0 ? k % 4 : 3 - k % 4;
+                const int zp = with_zp ? zps[row][k / 16] : 2;
+                want[n * 20 + k] = f32_bits((float)(value - zp) * scales[row][k / 16]);
+            }
+        int32_t rank;
+        int64_t shape[CLG_MAX_OUTPUT_RANK];
+        ck_assert_int_eq(clg_gather_quantized_output_shape(&c.desc, &rank, shape, NULL), CLG_SUCCESS);
+        ck_assert_int_eq(rank, 2);
+        ck_assert_int_eq(shape[1], 20); /* the last axis counts values, four times the bytes */
+        expect_bits(&c, want, 40);
+        quant_case_free(&c);
+    }
+}
+END_TEST
+
 /* ggml q4_0, two rows of two blocks (36 bytes). Row 1, block 0: d = 0.5 (f16 0x3800), byte j holds j
  * in its low nibble and 15 - j in its high one: values 0..15 are (j - 8) * 0.5, values 16..31 are
  * (7 - j) * 0.5. Block 1: d = -2 (0xC000), every nibble 8: (8 - 8) * -2 = -0. Output f32. */
@@ -543,6 +593,7 @@ int main(void)
     tcase_add_test(tc, ort_i4_quantize_axis_before_gather_axis_with_zero_points);
     tcase_add_test(tc, ort_u8_bits8_f16_scales_zero_points);
     tcase_add_test(tc, ort_u8_bits4_packed_zero_point_rows_and_default);
+    tcase_add_test(tc, ort_u8_bits2_packed_zero_point_rows_and_default);
     tcase_add_test(tc, ggml_q4_0_row);
     tcase_add_test(tc, ggml_q8_0_row_bf16_output);
     tcase_add_test(tc, ggml_q4_1_row_f16_output_and_special_fields);

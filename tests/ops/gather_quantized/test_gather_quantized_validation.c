@@ -167,9 +167,14 @@ START_TEST(bits_per_data_type)
     clg_gather_quantized_desc d = valid_ort();
     d.bits = 8;
     expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "bits = 8: u4 data has 4 bits");
+    d.bits = 2; /* ONNX Runtime takes bits 2 with u8 data only */
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "bits = 2: u4 data has 4 bits");
     d.data.type = CLG_QUANT_U8;
-    d.bits = 2; /* ONNX Runtime's 2-bit values are not supported */
-    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "u8 data takes bits 4 or 8");
+    const int32_t bad_u8_bits[] = {1, 3, 16, -4};
+    for (size_t k = 0; k < sizeof bad_u8_bits / sizeof bad_u8_bits[0]; ++k) {
+        d.bits = bad_u8_bits[k];
+        expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "u8 data takes bits 2, 4 or 8");
+    }
     d = valid_ggml();
     d.bits = 8;
     expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "ggml-q4_0 values have 4 bits");
@@ -330,6 +335,12 @@ START_TEST(ort_scale_and_zero_point_shapes)
     d.scales.shape[1] = 4;
     set_qshape(&d.zero_points, CLG_QUANT_U8, 2, (const int64_t[]){4, 4});
     expect_rejected_everywhere(&d, CLG_ERR_SHAPE_MISMATCH, "two 4-bit zero points a byte");
+    d.bits = 2; /* [4, 32] bytes hold 128 values a row: scales [4, 8], zero points four a byte [4, 2] */
+    d.scales.shape[1] = 8;
+    expect_rejected_everywhere(&d, CLG_ERR_SHAPE_MISMATCH, "zero_points.shape[1] = 4 but 2 expected (four 2-bit");
+    d.scales.shape[1] = 4; /* scales counted in bytes, not values */
+    set_qshape(&d.zero_points, CLG_QUANT_U8, 2, (const int64_t[]){4, 1});
+    expect_rejected_everywhere(&d, CLG_ERR_SHAPE_MISMATCH, "scales.shape[1] = 4 but 8 expected");
 }
 END_TEST
 
@@ -359,6 +370,9 @@ START_TEST(size_overflow)
     d = valid_ort();
     d.data.type = CLG_QUANT_U8;
     d.data.shape[1] = INT64_MAX; /* bits 4: twice as many values as bytes */
+    expect_rejected_everywhere(&d, CLG_ERR_SIZE_OVERFLOW, "hold more than INT64_MAX values");
+    d.bits = 2;
+    d.data.shape[1] = INT64_MAX / 4 + 1; /* four values a byte */
     expect_rejected_everywhere(&d, CLG_ERR_SIZE_OVERFLOW, "hold more than INT64_MAX values");
     d = valid_ov();
     d.indices.shape[0] = INT64_MAX / 4;
