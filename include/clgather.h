@@ -124,7 +124,8 @@ typedef int32_t clg_status;
 /** The dequantizing gather: the layout is not one of the clg_quant_layout values. */
 #define CLG_ERR_INVALID_LAYOUT        (-2040)
 /** The dequantizing gather: block_size is not one the layout accepts (ONNX Runtime: a power of two
- *  >= 16; OpenVINO: the number of values per scale; ggml: 32), or a ggml row is not whole blocks. */
+ *  >= 16; OpenVINO: the number of values per scale; ggml: 32, or 256 for the _K and iq4_xs
+ *  super-blocks), or a ggml row is not whole blocks. */
 #define CLG_ERR_INVALID_BLOCK_SIZE    (-2041)
 /** The dequantizing gather: bits is not one the data type takes (uint8 data: 2, 4 or 8; the others:
  *  their own width). */
@@ -651,11 +652,31 @@ typedef enum clg_quant_layout {
     /** ggml's iq4_nl rows: blocks of an f16 scale d and 16 bytes of nibbles, each an index into
      *  ggml's table of 16 non-linear values (kvalues_iq4nl); value = kvalue * d. Out of range: error. */
     CLG_QUANT_GGML_IQ4_NL,
+    /* ggml's super-blocks of 256 values (QK_K), appended likewise: each holds 8 or 16 sub-blocks whose
+     * integer scales (and minimums) multiply the super-block's f16 d (and dmin). */
+    /** ggml's q2_K rows: 84-byte blocks, 16 bytes of 4-bit scale and minimum, 2-bit q, f16 d and dmin;
+     *  value = (d * scale) * q - dmin * min. Out of range: error. */
+    CLG_QUANT_GGML_Q2_K,
+    /** ggml's q3_K rows: 110-byte blocks, a high-bit mask, 2-bit low parts, twelve bytes of 6-bit
+     *  scales, f16 d; value = (d * (scale - 32)) * q for the 3-bit q in -4..3. Out of range: error. */
+    CLG_QUANT_GGML_Q3_K,
+    /** ggml's q4_K rows: 144-byte blocks, f16 d and dmin, twelve bytes of 6-bit scales and minimums,
+     *  nibbles q; value = (d * scale) * q - dmin * min. Out of range: error. */
+    CLG_QUANT_GGML_Q4_K,
+    /** ggml's q5_K rows: 176-byte blocks, q4_K's with a fifth bit a value. Out of range: error. */
+    CLG_QUANT_GGML_Q5_K,
+    /** ggml's q6_K rows: 210-byte blocks, 6-bit q, sixteen int8 scales, f16 d;
+     *  value = (d * scale) * (q - 32). Out of range: error. */
+    CLG_QUANT_GGML_Q6_K,
+    /** ggml's iq4_xs rows: 136-byte blocks, f16 d, eight 6-bit scales, nibbles indexing
+     *  kvalues_iq4nl; value = (d * (scale - 32)) * kvalue. Out of range: error. */
+    CLG_QUANT_GGML_IQ4_XS,
     CLG_QUANT_LAYOUT_COUNT /**< number of values, not a layout */
 } clg_quant_layout;
 
 /** Name of a layout ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed", "ggml-q4_1", "ggml-q5_0",
- *  "ggml-q5_1", "ggml-iq4_nl"), "invalid" if unknown. */
+ *  "ggml-q5_1", "ggml-iq4_nl", "ggml-q2_K", "ggml-q3_K", "ggml-q4_K", "ggml-q5_K", "ggml-q6_K",
+ *  "ggml-iq4_xs"), "invalid" if unknown. */
 CLG_API const char *clg_quant_layout_name(clg_quant_layout layout);
 /** Inverse of clg_quant_layout_name; CLG_QUANT_LAYOUT_INVALID if unknown. */
 CLG_API clg_quant_layout clg_quant_layout_from_name(const char *name);
@@ -697,7 +718,10 @@ typedef struct clg_quant_tensor_desc {
  *   - CLG_QUANT_GGML_*: data u8 [..., bytes per row], a row being whole blocks of 32 values: 18
  *     bytes (q4_0, iq4_nl), 20 (q4_1), 22 (q5_0), 24 (q5_1) or 34 (q8_0); the output's last dimension
  *     is 32 values a block, each computed as ggml computes it (for q4_1 and q5_1 the product, then the
- *     sum, each rounded to f32). No scales, no zero_points; gather_axis any axis but the last.
+ *     sum, each rounded to f32). The super-blocks of 256 values: 84 bytes (q2_K), 110 (q3_K), 144
+ *     (q4_K), 176 (q5_K), 210 (q6_K), 136 (iq4_xs), the output 256 values a block, each the f32
+ *     operations of gguf.quants.dequantize in its order. No scales, no zero_points; gather_axis any
+ *     axis but the last.
  *   - CLG_QUANT_OV_COMPRESSED: data u8 / i8 / u4 / i4 [..., K]; scales [..., G] (data's other extents)
  *     with G dividing K: a scale per K / G values of a row (G = 1: per row). zero_points (optional,
  *     data's type): scales' shape, or one value for the whole table. */
@@ -711,7 +735,7 @@ typedef struct clg_gather_quantized_desc {
      *  default. Other layouts: 0, or the width of their values. */
     int32_t bits;
     /** ONNX Runtime: a power of two >= 16 (0 means 128, ONNX Runtime's default). OpenVINO: 0, or the
-     *  values per scale (K / G). ggml: 0 or 32. */
+     *  values per scale (K / G). ggml: 0 or 32 (256 for the super-blocks). */
     int64_t block_size;
     /** The axis indices select along, in [-r, r-1] (ggml: not the last axis). */
     int64_t gather_axis;

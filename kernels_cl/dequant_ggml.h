@@ -25,6 +25,9 @@
 #define GGML_Q5_1   5 /* f16 d, f16 m, fifth bits, nibbles: q * d + m */
 #define GGML_IQ4_NL 6 /* f16 d, 16 bytes of nibbles indexing kvalues_iq4nl: kvalue * d */
 
+/* The values of one block: a unit of the kernels' walk (dequant_units.h). */
+#define GGML_BLOCK_VALUES 32
+
 HOT_INLINE uint ggml_block_bytes(int format)
 {
     switch (format) {

@@ -1,7 +1,8 @@
 /* Dequantizing a piece of one unit (values sharing a run of scales, dequant_units.h) into the output,
  * the work every mapping of the dequantizing gather hands its work-items. Three forms, chosen once a
  * call by the host (the choice is uniform, so a branch costs nothing beside a build per form):
- *   ggml             one ggml block of 32 values (dequant_ggml.h)
+ *   ggml             one ggml block of 32 values (dequant_ggml.h), or with GGML_SUPER one
+ *                    super-block of 256 (dequant_ggml_k.h)
  *   fast             values along the last axis, one scale a unit, the unit starting on a whole byte:
  *                    8 values a step, read wide, scaled in float8, narrowed in integer vectors
  *   general          any unit: value by value, scale index s_unit + (k mod zcycle), any nibble parity
@@ -9,7 +10,11 @@
 #ifndef CLG_DEQUANT_PIECE_H
 #define CLG_DEQUANT_PIECE_H
 
+#if GGML_SUPER /* the 256-value super-blocks' program (the host's choice): their blocks in place of the 32-value ones */
+#include "dequant_ggml_k.h"
+#else
 #include "dequant_ggml.h"
+#endif
 #include "dequant_nibble_table.h"
 #include "dequant_values.h"
 

@@ -3,7 +3,7 @@
  * run of scales. Placement "in slab" (the quantize axis after the gather axis): unit u = (p, b) holds
  * values [(p*Qd + b*bs)*QN, (p*Qd + min(Qd, (b+1)*bs))*QN) with scales u*QN + (0 .. QN-1) of the
  * slab's. "Before" (quantize axis before the gather axis) and "along" (the same axis): one unit, a
- * scale a value. ggml slabs are U blocks of 32 values. Build options: those of dequant_piece.h. */
+ * scale a value. ggml slabs are U blocks of GGML_BLOCK_VALUES (32, or 256 for the super-blocks). Build options: those of dequant_piece.h. */
 #ifndef CLG_DEQUANT_UNITS_H
 #define CLG_DEQUANT_UNITS_H
 
@@ -71,13 +71,13 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
 /* Where unit u = (p, b) starts in its slab, and how many values it holds. */
 HOT_INLINE offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
 {
-    if (GGML_BLOCKS(q)) return (p * q->nb + b) * 32;
+    if (GGML_BLOCKS(q)) return (p * q->nb + b) * GGML_BLOCK_VALUES;
     return q->placement == PLACEMENT_IN_SLAB ? (p * q->Qd + b * q->bs) * q->QN : 0;
 }
 
 HOT_INLINE offset_t unit_values(const dequant_params *q, offset_t b)
 {
-    if (GGML_BLOCKS(q)) return 32;
+    if (GGML_BLOCKS(q)) return GGML_BLOCK_VALUES;
     return q->placement == PLACEMENT_IN_SLAB ? min(q->bs, q->Qd - b * q->bs) * q->QN : q->I;
 }
 

@@ -41,9 +41,9 @@ ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_pe
             if (GGML_BLOCKS(&q)) { /* ggml: the run's units of this slab are consecutive blocks */
                 const offset_t count = min(U - u, end - t);
                 if (selected)
-                    dequant_ggml_run(q.ggml, sl.first_value + u, count, data, out_slab + u * 32);
+                    dequant_ggml_run(q.ggml, sl.first_value + u, count, data, out_slab + u * GGML_BLOCK_VALUES);
                 else
-                    zero_piece(out_slab, u * 32, count * 32);
+                    zero_piece(out_slab, u * GGML_BLOCK_VALUES, count * GGML_BLOCK_VALUES);
                 t += count;
             } else {
                 if (q.fast && u == 0 && end - t >= U) { /* the whole slab: no per-unit (p, b) arithmetic */

@@ -108,10 +108,11 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
     memset(desc, 0, sizeof *desc);
     desc->layout = clg_quant_layout_from_name(o[OPT_LAYOUT].value);
     if (desc->layout == CLG_QUANT_LAYOUT_INVALID)
-        return cli_fail(CLI_EXIT_USAGE,
-                        "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, "
-                        "ggml-iq4_nl, ov-compressed)",
-                        command, o[OPT_LAYOUT].value);
+        return cli_fail(
+            CLI_EXIT_USAGE,
+            "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, "
+            "ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K, ggml-q5_K, ggml-q6_K, ggml-iq4_xs, ov-compressed)",
+            command, o[OPT_LAYOUT].value);
     int64_t bits = 0, quantize_axis = 1;
     if (cli_parse_int64_option(command, "bits", o[OPT_BITS].value, &bits) != 0 ||
         cli_parse_int64_option(command, "block-size", o[OPT_BLOCK_SIZE].value, &desc->block_size) != 0 ||

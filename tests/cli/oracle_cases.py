@@ -9,9 +9,9 @@ gguf). Writes under OUT:
   ggml/<case>/{rows.npy, indices.npy, expected.npy, expected_f16.npy, expected_bf16.npy}: ggml rows and
     the rows gguf.quants.dequantize gives for the indices (f32), that rounded to nearest even as f16, and
     as bf16 (uint16 bits, as clgather writes bf16): q4_0 / q8_0 rows quantized by gguf.quants from
-    normal values, and random blocks of every layout (q4_0, q4_1, q5_0, q5_1, q8_0, iq4_nl) whose f16
-    fields (d, and m for q4_1 / q5_1) are random finite bits, subnormals and overflowing products
-    included;
+    normal values, and random blocks of every layout (q4_0, q4_1, q5_0, q5_1, q8_0, iq4_nl, and the
+    256-value q2_K, q3_K, q4_K, q5_K, q6_K, iq4_xs) whose f16 fields (d, and m or dmin where there is
+    one) are random finite bits, subnormals and overflowing products included;
   hostile/<case>/ and hostile.json: copies of the ONNX Runtime models with one tensor lying about its
     encoding (external data outside the model's folder or past its file's end, int32_data that is not
     bytes, ...) or with bits or shapes ONNX Runtime refuses (bits 3, bits 2 with u4 data, 2-bit zero
@@ -212,6 +212,22 @@ def ggml_cases():
         halves = np.where((halves & 0x7C00) == 0x7C00, halves & ~np.uint16(0x4000), halves).astype(np.uint16)
         packed[:, :, : 2 * fields] = halves.view(np.uint8)
         indices = rng.integers(0, rows, size=(3, 7)).astype(np.int32 if kind == T.Q5_1 else np.int64)
+        write_ggml_case(f"random_{name}", kind, packed.reshape(rows, blocks * block_bytes), indices)
+
+    # the 256-value super-blocks, the same way: random bytes, each f16 field (d, and dmin where there
+    # is one, at the offsets ggml-common.h gives) made finite; a generator of their own, so that the
+    # blocks above stay what they were
+    super_rng = np.random.default_rng(20261127)
+    for name, kind, block_bytes, offsets in (("q2_K", T.Q2_K, 84, (80, 82)), ("q3_K", T.Q3_K, 110, (108,)),
+                                             ("q4_K", T.Q4_K, 144, (0, 2)), ("q5_K", T.Q5_K, 176, (0, 2)),
+                                             ("q6_K", T.Q6_K, 210, (208,)), ("iq4_xs", T.IQ4_XS, 136, (0,))):
+        rows, blocks = 24, 3
+        packed = super_rng.integers(0, 256, size=(rows, blocks, block_bytes), dtype=np.uint8)
+        for at in offsets:
+            halves = np.ascontiguousarray(packed[:, :, at : at + 2]).view(np.uint16)
+            halves = np.where((halves & 0x7C00) == 0x7C00, halves & ~np.uint16(0x4000), halves).astype(np.uint16)
+            packed[:, :, at : at + 2] = halves.view(np.uint8)
+        indices = super_rng.integers(0, rows, size=(3, 5)).astype(np.int32 if kind == T.Q3_K else np.int64)
         write_ggml_case(f"random_{name}", kind, packed.reshape(rows, blocks * block_bytes), indices)
 
 

@@ -18,7 +18,7 @@ for device in [None, "cpu"]:
         check(f"{preset} " in out and "PASS" in out, f"demo on {device} runs {preset}")
     check("driver" in out, "demo names the driver")
     for layout in ["ort-block", "ggml-q4_0", "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl",
-                   "ov-compressed"]:
+                   "ggml-q2_K", "ggml-q3_K", "ggml-q4_K", "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs", "ov-compressed"]:
         check(f"{layout} " in out and "dequantizing gather: " + layout in out,
               f"demo on {device} shows a {layout} example")
 expect_status(["demo", "--device", "no-such-device-xyz"], 1, "demo on an unknown device", "CLG_ERR_NO_DEVICE")

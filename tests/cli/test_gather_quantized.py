@@ -151,6 +151,50 @@ for kind in ["q4_1", "q5_0", "q5_1", "iq4_nl"]:
     both_devices(args, f32[idx], f"ggml {kind}")
     both_devices(args + ["--output-type", "bf16"], bf16_bits(f32[idx]), f"ggml {kind} -> bf16")
 
+# ---- ggml's 256-value super-blocks, packed here from chosen integers (ggml-common.h's fields): q4_K,
+# q6_K and iq4_xs, each value (d * scale) * q (less dmin * min for q4_K) in f32 as gguf orders it
+def super_block_rows(kind, rows, blocks):
+    n = rows * blocks
+    d = (rng.standard_normal((n, 1)) * 0.01).astype(np.float16)
+    v = np.arange(256)
+    if kind == "q4_K":
+        dmin = (rng.standard_normal((n, 1)) * 0.01).astype(np.float16)
+        sc, mn, q = rng.integers(0, 64, (n, 8)), rng.integers(0, 64, (n, 8)), rng.integers(0, 16, (n, 256))
+        scales = np.concatenate([sc[:, :4] | (sc[:, 4:] >> 4) << 6, mn[:, :4] | (mn[:, 4:] >> 4) << 6,
+                                 (sc[:, 4:] & 15) | (mn[:, 4:] & 15) << 4], axis=1)
+        quads = q.reshape(n, 4, 2, 32)  # value 64c + 32k + l: nibble k of byte 32c + l
+        qs = (quads[:, :, 0] | quads[:, :, 1] << 4).reshape(n, 128)
+        parts = [d.view(np.uint8), dmin.view(np.uint8), scales.astype(np.uint8), qs.astype(np.uint8)]
+        f32 = ((d.astype(np.float32) * sc[:, v // 32].astype(np.float32)) * q.astype(np.float32)
+               - dmin.astype(np.float32) * mn[:, v // 32].astype(np.float32))
+    elif kind == "q6_K":
+        sc, q = rng.integers(-128, 128, (n, 16)), rng.integers(0, 64, (n, 256))
+        halves = q.reshape(n, 2, 2, 64)  # value 128h + 64k + t: nibble k of ql[64h + t]
+        ql = ((halves[:, :, 0] & 15) | (halves[:, :, 1] & 15) << 4).reshape(n, 128)
+        pairs = (q.reshape(n, 2, 4, 32) >> 4) << (2 * np.arange(4)).reshape(1, 1, 4, 1)  # pair s of qh[32h + l]
+        qh = pairs.sum(axis=2).reshape(n, 64)
+        parts = [ql.astype(np.uint8), qh.astype(np.uint8), sc.astype(np.int8).view(np.uint8), d.view(np.uint8)]
+        f32 = (d.astype(np.float32) * sc[:, v // 16].astype(np.float32)) * (q - 32).astype(np.float32)
+    else:  # iq4_xs
+        ls, nib = rng.integers(0, 64, (n, 8)), rng.integers(0, 16, (n, 256))
+        scales_h = ((ls >> 4) << (2 * np.arange(8))).sum(axis=1).astype(np.uint16).reshape(n, 1)
+        scales_l = (ls[:, 0::2] & 15) | (ls[:, 1::2] & 15) << 4
+        halves = nib.reshape(n, 8, 2, 16)  # value 32j + 16k + t: nibble k of qs[16j + t]
+        qs = (halves[:, :, 0] | halves[:, :, 1] << 4).reshape(n, 128)
+        parts = [d.view(np.uint8), scales_h.view(np.uint8), scales_l.astype(np.uint8), qs.astype(np.uint8)]
+        f32 = (d.astype(np.float32) * (ls[:, v // 32] - 32).astype(np.float32)) * IQ4_NL[nib]
+    packed = np.concatenate(parts, axis=1).reshape(rows, -1)
+    return packed, f32.astype(np.float32).reshape(rows, blocks * 256)
+
+
+for kind in ["q4_K", "q6_K", "iq4_xs"]:
+    packed, f32 = super_block_rows(kind, 5, 2)
+    idx = np.array([4, 0, 4, 2], np.int64)
+    args = ["--layout", f"ggml-{kind}", "--data", save(f"{kind}.npy", packed), "--indices", save("i.npy", idx)]
+    both_devices(args, f32[idx], f"ggml {kind}")
+    both_devices(args + ["--output-type", "f16"], f32[idx].astype(np.float16), f"ggml {kind} -> f16")
+    both_devices(args + ["--output-type", "bf16"], bf16_bits(f32[idx]), f"ggml {kind} -> bf16")
+
 # ---- OpenVINO's compressed embedding: u8 [6, 64] in 4 groups, zero points, zeros out of range; i4 per row
 q = rng.integers(0, 256, size=(6, 64))
 scales = (rng.standard_normal((6, 4)) * 0.01).astype(np.float32)
@@ -208,6 +252,9 @@ expect_status(["gather-quantized", "--layout", "ort-block"], 2, "missing --data"
 expect_status(["gather-quantized", "--layout", "ggml-q5_0", "--data", save("q5_short.npy", np.zeros((2, 21), np.uint8)),
                "--indices", path("i.npy"), "--out", out], 1, "a q5_0 row short of a block",
               "not a whole number of 22-byte ggml-q5_0 blocks")
+expect_status(["gather-quantized", "--layout", "ggml-q4_K", "--data", save("q4_K_short.npy", np.zeros((2, 144 + 18), np.uint8)),
+               "--indices", path("i.npy"), "--out", out], 1, "a row of a super-block and a bit",
+              "162 bytes is not a whole number of 144-byte ggml-q4_K blocks (256 values each)")
 refused_cases = [
     (["--block-size", "48"], "CLG_ERR_INVALID_BLOCK_SIZE"),
     (["--bits", "8"], "CLG_ERR_INVALID_BITS"),

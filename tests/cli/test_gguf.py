@@ -10,7 +10,7 @@ import json
 from cli_common import *
 
 # the ggml types clgather reads (its ggml-* layouts)
-TYPES = ["q4_0", "q8_0", "q4_1", "q5_0", "q5_1", "iq4_nl"]
+TYPES = ["q4_0", "q8_0", "q4_1", "q5_0", "q5_1", "iq4_nl", "q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "iq4_xs"]
 
 oracle_python = oracle_venv_python("gguf")
 

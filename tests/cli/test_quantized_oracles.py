@@ -1,6 +1,7 @@
 """The dequantizing gather against outside oracles: ONNX Runtime runs single-node com.microsoft
 GatherBlockQuantized models (clgather conformance must match its outputs bit for bit), and gguf.quants
-dequantizes ggml rows of every 32-value layout (clgather gather-quantized must match bit for bit as f32,
+dequantizes ggml rows of every layout, the 32-value blocks and the 256-value super-blocks (clgather
+gather-quantized must match bit for bit as f32,
 and that value rounded to nearest even as f16 and bf16). The oracles live
 in the venv ci/setup_oracles.sh makes (CLGATHER_ORACLES_VENV, default <repo>/.venv-oracles); where it is
 missing the test skips saying how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI)."""
@@ -34,7 +35,7 @@ for case, fragment in sorted(hostile.items()):
     check(rc == 1 and f"FAIL  " in out and fragment in out, f"hostile {case}: status {rc}, wants {fragment!r}: {out}")
 
 ggml_cases = sorted(os.listdir(os.path.join(cases, "ggml")))
-check(len(ggml_cases) == 8, f"expected 8 ggml cases, found {ggml_cases}")
+check(len(ggml_cases) == 14, f"expected 14 ggml cases, found {ggml_cases}")
 for case in ggml_cases:
     d = os.path.join(cases, "ggml", case)
     layout = "ggml-" + case.removeprefix("random_")

@@ -250,6 +250,63 @@ def test_gather_quantized_ggml_more_layouts(ctx, layout, out_dtype):
     assert same_bits(out[0], expected.astype(out_dtype))
 
 
+# ggml's 256-value super-blocks: (block bytes, offsets of the f16 d and dmin)
+SUPER_BLOCKS = {"ggml-q2_K": (84, [80, 82]), "ggml-q3_K": (110, [108]), "ggml-q4_K": (144, [0, 2]),
+                "ggml-q5_K": (176, [0, 2]), "ggml-q6_K": (210, [208]), "ggml-iq4_xs": (136, [0])}
+
+
+def super_block_values(layout, block):
+    """One super-block as gguf.quants.dequantize computes it, in NumPy f32: (d * scale) * q, less
+    dmin * min for q2_K, q4_K, q5_K (ggml-common.h gives the fields)."""
+    v = np.arange(256)
+    f16 = lambda at: block[at : at + 2].view(np.float16).astype(np.float32)[0]
+    pair = (block[(v // 128) * 32 + v % 32 + {"ggml-q2_K": 16, "ggml-q3_K": 32, "ggml-q6_K": 128}.get(layout, 0)]
+            >> (2 * ((v // 32) % 4))) & 3
+    k_nibble = lambda base: (block[base + (v // 64) * 32 + v % 32] >> np.where(v % 64 < 32, 0, 4)) & 15
+    minimum = None
+    if layout == "ggml-q2_K":
+        q, scale, minimum, d, dmin = pair, block[v // 16] & 15, block[v // 16] >> 4, f16(80), f16(82)
+    elif layout == "ggml-q3_K":
+        s = v // 16
+        scale = (((block[96 + s % 8] >> (4 * (s // 8))) & 15) | (((block[104 + s % 4] >> (2 * (s // 4))) & 3) << 4))
+        q, scale, d = pair.astype(np.int32) - 4 * (1 - ((block[v % 32] >> (v // 32)) & 1)), scale.astype(np.int32) - 32, f16(108)
+    elif layout in ("ggml-q4_K", "ggml-q5_K"):
+        p, j = block[4:16].astype(np.int32), v // 32
+        scale = np.where(j < 4, p[j % 4] & 63, (p[(j + 4) % 12] & 15) | ((p[(j - 4) % 12] >> 6) << 4))
+        minimum = np.where(j < 4, p[(j + 4) % 12] & 63, (p[(j + 4) % 12] >> 4) | ((p[j % 12] >> 6) << 4))
+        q, d, dmin = k_nibble(16 if layout == "ggml-q4_K" else 48).astype(np.int32), f16(0), f16(2)
+        if layout == "ggml-q5_K":
+            q |= ((block[16 + v % 32] >> (v // 32)) & 1).astype(np.int32) << 4
+    elif layout == "ggml-q6_K":
+        low = (block[(v // 128) * 64 + v % 64] >> np.where(v % 128 < 64, 0, 4)) & 15
+        q, scale, d = (low | (pair << 4)).astype(np.int32) - 32, block[192 + v // 16].view(np.int8), f16(208)
+    else:  # iq4_xs
+        s, at = v // 32, v % 32
+        high = (int(block[2]) | int(block[3]) << 8) >> (2 * s) & 3
+        scale = (((block[4 + s // 2] >> (4 * (s % 2))) & 15) | (high << 4)).astype(np.int32) - 32
+        q, d = IQ4_NL_VALUES[(block[8 + 16 * s + at % 16] >> np.where(at < 16, 0, 4)) & 15], f16(0)
+    values = (d * scale.astype(np.float32)) * q.astype(np.float32)
+    return values if minimum is None else values - dmin * minimum.astype(np.float32)
+
+
+@pytest.mark.parametrize("layout", sorted(SUPER_BLOCKS))
+@pytest.mark.parametrize("out_dtype", ["float32", "float16"])
+def test_gather_quantized_ggml_super_blocks(ctx, layout, out_dtype):
+    block_bytes, fields = SUPER_BLOCKS[layout]
+    rng = np.random.default_rng(41)
+    data = rng.integers(0, 256, size=(4, 2, block_bytes), dtype=np.uint8)
+    for at in fields:
+        data[:, :, at : at + 2] = (rng.standard_normal((4, 2, 1)) * 0.01).astype(np.float16).view(np.uint8)
+    data = data.reshape(4, 2 * block_bytes)
+    indices = np.array([3, 0, 3], dtype=np.int64)
+    out = clgather.gather_quantized(data, indices, layout=layout, out_dtype=out_dtype, ctx=ctx)
+    assert out.shape == (3, 512) and out.dtype == np.dtype(out_dtype)
+    assert same_bits(out, clgather.reference.gather_quantized(data, indices, layout=layout, out_dtype=out_dtype))
+    expected = np.concatenate([super_block_values(layout, data[3, k * block_bytes : (k + 1) * block_bytes])
+                               for k in range(2)])
+    assert same_bits(out[0], expected.astype(out_dtype))
+
+
 @pytest.mark.parametrize("bits", [8, 4])
 def test_gather_quantized_ov_compressed(ctx, bits):
     rng = np.random.default_rng(31)

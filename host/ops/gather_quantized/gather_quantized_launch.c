@@ -24,7 +24,7 @@ typedef struct specialization {
 /* The most values one unit holds. */
 static uint64_t largest_unit(const clg_gather_quantized_plan *p)
 {
-    if (p->ggml != CLG_GGML_NONE) return CLG_GGML_BLOCK_VALUES;
+    if (p->ggml != CLG_GGML_NONE) return p->ggml_block_values;
     if (p->placement != CLG_SCALES_IN_SLAB) return p->I;
     return (p->bs < p->Qd ? p->bs : p->Qd) * p->QN;
 }
@@ -113,6 +113,10 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
      * stays an argument, and the value encodings its blocks do not read are left 0: one program for
      * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
+    /* The 256-value super-blocks are a program of their own (kernels_cl/dequant_ggml_k.h in place of
+     * dequant_ggml.h): neither family's code grows the other's program. */
+    if (clg_ggml_is_super(p->ggml) && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " -DGGML_SUPER=1");
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
                  " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"

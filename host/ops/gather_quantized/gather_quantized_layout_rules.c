@@ -9,20 +9,28 @@
 #define ORT_DEFAULT_BLOCK_SIZE 128
 #define ORT_MIN_BLOCK_SIZE     16
 
-/* ggml's blocks of 32 values (ggml-common.h): the format, the block's bytes, and the bits of a value. */
+/* ggml's blocks (ggml-common.h): the format, the block's bytes and values, and the bits of a value. */
 typedef struct ggml_block_kind {
     clg_quant_layout layout;
     clg_ggml_format format;
-    int block_bytes, value_bits;
+    int block_bytes, block_values, value_bits;
 } ggml_block_kind;
 
 static const ggml_block_kind ggml_kinds[] = {
-    {CLG_QUANT_GGML_Q4_0, CLG_GGML_Q4_0, 18, 4},     /* f16 d, 16 bytes of nibbles */
-    {CLG_QUANT_GGML_Q8_0, CLG_GGML_Q8_0, 34, 8},     /* f16 d, 32 int8 */
-    {CLG_QUANT_GGML_Q4_1, CLG_GGML_Q4_1, 20, 4},     /* f16 d, f16 m, 16 bytes of nibbles */
-    {CLG_QUANT_GGML_Q5_0, CLG_GGML_Q5_0, 22, 5},     /* f16 d, 4 bytes of fifth bits, 16 of nibbles */
-    {CLG_QUANT_GGML_Q5_1, CLG_GGML_Q5_1, 24, 5},     /* f16 d, f16 m, fifth bits, nibbles */
-    {CLG_QUANT_GGML_IQ4_NL, CLG_GGML_IQ4_NL, 18, 4}, /* f16 d, 16 bytes of table indices */
+    {CLG_QUANT_GGML_Q4_0, CLG_GGML_Q4_0, 18, 32, 4},     /* f16 d, 16 bytes of nibbles */
+    {CLG_QUANT_GGML_Q8_0, CLG_GGML_Q8_0, 34, 32, 8},     /* f16 d, 32 int8 */
+    {CLG_QUANT_GGML_Q4_1, CLG_GGML_Q4_1, 20, 32, 4},     /* f16 d, f16 m, 16 bytes of nibbles */
+    {CLG_QUANT_GGML_Q5_0, CLG_GGML_Q5_0, 22, 32, 5},     /* f16 d, 4 bytes of fifth bits, 16 of nibbles */
+    {CLG_QUANT_GGML_Q5_1, CLG_GGML_Q5_1, 24, 32, 5},     /* f16 d, f16 m, fifth bits, nibbles */
+    {CLG_QUANT_GGML_IQ4_NL, CLG_GGML_IQ4_NL, 18, 32, 4}, /* f16 d, 16 bytes of table indices */
+    /* super-blocks of 256 values (QK_K) */
+    {CLG_QUANT_GGML_Q2_K, CLG_GGML_Q2_K, 84, 256, 2},  /* 16 scale/min bytes, 64 of 2-bit q, f16 d, dmin */
+    {CLG_QUANT_GGML_Q3_K, CLG_GGML_Q3_K, 110, 256, 3}, /* 32 of high bits, 64 of 2-bit q, 12 of scales, d */
+    {CLG_QUANT_GGML_Q4_K, CLG_GGML_Q4_K, 144, 256, 4}, /* d, dmin, 12 of scales and mins, 128 of nibbles */
+    {CLG_QUANT_GGML_Q5_K, CLG_GGML_Q5_K, 176, 256, 5}, /* q4_K's with 32 bytes of fifth bits before the nibbles */
+    {CLG_QUANT_GGML_Q6_K, CLG_GGML_Q6_K, 210, 256, 6}, /* 128 of low nibbles, 64 of high pairs, 16 int8 scales, d */
+    {CLG_QUANT_GGML_IQ4_XS, CLG_GGML_IQ4_XS, 136, 256,
+     4}, /* d, 16 bits of high scale pairs, 4 of low, 128 of nibbles */
 };
 
 static const ggml_block_kind *ggml_kind(clg_quant_layout l)
@@ -189,16 +197,18 @@ static clg_status logical_shape(const clg_gather_quantized_desc *desc, clg_quant
     memcpy(v->logical_shape, desc->data.shape, sizeof v->logical_shape);
     int64_t *last = &v->logical_shape[r - 1];
     if (v->ggml) {
-        const int64_t block_bytes = (int64_t)clg_ggml_block_bytes(v->ggml);
+        const ggml_block_kind *kind = ggml_kind(desc->layout);
+        const int64_t block_bytes = kind->block_bytes, block_values = kind->block_values;
         if (*last % block_bytes != 0)
             return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
-                            "data.shape[%d] = %" PRId64 " bytes is not a whole number of %" PRId64 "-byte %s blocks",
-                            (int)r - 1, *last, block_bytes, clg_quant_layout_name(desc->layout));
+                            "data.shape[%d] = %" PRId64 " bytes is not a whole number of %" PRId64
+                            "-byte %s blocks (%" PRId64 " values each)",
+                            (int)r - 1, *last, block_bytes, clg_quant_layout_name(desc->layout), block_values);
         const int64_t blocks = *last / block_bytes;
-        if (blocks > INT64_MAX / CLG_GGML_BLOCK_VALUES)
+        if (blocks > INT64_MAX / block_values)
             return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data.shape[%d] = %" PRId64 " bytes hold more than INT64_MAX values",
                             (int)r - 1, *last);
-        *last = blocks * CLG_GGML_BLOCK_VALUES;
+        *last = blocks * block_values;
     } else if (desc->data.type == CLG_QUANT_U8 && v->value_bits < 8) {
         const int64_t per_byte = 8 / v->value_bits;
         if (*last > INT64_MAX / per_byte)
@@ -326,11 +336,13 @@ clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_q
             return clg_fail(CLG_ERR_INVALID_AXIS,
                             "gather_axis = %" PRId64 " is the last axis, the bytes of a %s row; gather along [%d, %d]",
                             desc->gather_axis, clg_quant_layout_name(desc->layout), -(int)v->rank, (int)v->rank - 2);
-        if (desc->block_size != 0 && desc->block_size != CLG_GGML_BLOCK_VALUES)
-            return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE, "block_size = %" PRId64 ": %s blocks hold 32 values (0: 32)",
-                            desc->block_size, clg_quant_layout_name(desc->layout));
+        const int64_t block_values = ggml_kind(desc->layout)->block_values;
+        if (desc->block_size != 0 && desc->block_size != block_values)
+            return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
+                            "block_size = %" PRId64 ": %s blocks hold %" PRId64 " values (0: %" PRId64 ")",
+                            desc->block_size, clg_quant_layout_name(desc->layout), block_values, block_values);
         v->quantize_axis = v->rank - 1;
-        v->block_size = CLG_GGML_BLOCK_VALUES;
+        v->block_size = (uint64_t)block_values;
         v->zp_mode = CLG_ZP_CONSTANT;
         v->zp_constant = v->ggml == CLG_GGML_Q4_0 ? 8 : 0;
         return CLG_SUCCESS;

@@ -6,7 +6,8 @@
  * over the logical data (one value an element, whatever the packing): M outer slabs, A the gathered
  * axis, N indices, I values a slab. The values' scale and zero point index s follows from e by the
  * quantize axis: e = (x*Qd + y)*QN + z, s = (x*nb + y/bs)*QN + z (nb = ceil(Qd / bs)). ggml rows are
- * the same with Qd = K, QN = 1, bs = 32, their scales held inside the blocks. */
+ * the same with Qd = K, QN = 1, bs = 32 (256 for the super-blocks), their scales held inside the
+ * blocks. */
 #ifndef CLG_GATHER_QUANTIZED_PLAN_H
 #define CLG_GATHER_QUANTIZED_PLAN_H
 
@@ -31,8 +32,9 @@ typedef enum clg_scale_placement {
     CLG_SCALES_ALONG,       /* quantize axis is the gather axis: one scale a value, scale row row/bs */
 } clg_scale_placement;
 
-/* ggml block formats (0: none, the values are packed as value_type), all blocks of 32 values; the
- * kernels number them the same (kernels_cl/dequant_ggml.h). */
+/* ggml block formats (0: none, the values are packed as value_type): blocks of 32 values up to
+ * iq4_nl, then the super-blocks of 256 (QK_K); the kernels number them the same
+ * (kernels_cl/dequant_ggml.h, kernels_cl/dequant_ggml_k.h). */
 typedef enum clg_ggml_format {
     CLG_GGML_NONE = 0,
     CLG_GGML_Q4_0,
@@ -41,9 +43,19 @@ typedef enum clg_ggml_format {
     CLG_GGML_Q5_0,
     CLG_GGML_Q5_1,
     CLG_GGML_IQ4_NL,
+    CLG_GGML_Q2_K,
+    CLG_GGML_Q3_K,
+    CLG_GGML_Q4_K,
+    CLG_GGML_Q5_K,
+    CLG_GGML_Q6_K,
+    CLG_GGML_IQ4_XS,
 } clg_ggml_format;
 
-#define CLG_GGML_BLOCK_VALUES 32
+#define CLG_GGML_BLOCK_VALUES       32
+#define CLG_GGML_SUPER_BLOCK_VALUES 256
+
+/* Whether a format is one of the 256-value super-blocks, which have a program of their own. */
+static inline int clg_ggml_is_super(clg_ggml_format f) { return f >= CLG_GGML_Q2_K; }
 
 typedef struct clg_gather_quantized_plan {
     clg_quant_layout layout;
@@ -51,7 +63,8 @@ typedef struct clg_gather_quantized_plan {
                                   u8 (unsigned) of value_bits 2 */
     int value_bits;            /* 2, 4 or 8 */
     clg_ggml_format ggml;
-    size_t ggml_block_bytes; /* 18 to 34 */
+    size_t ggml_block_bytes;    /* 18 to 210 */
+    uint64_t ggml_block_values; /* 32, or 256 for the super-blocks */
     clg_dtype scale_type, out_type, index_type;
     size_t scale_size, out_size, index_size;
     clg_oob_policy policy;              /* resolved: ERROR, ZERO or CLAMP */

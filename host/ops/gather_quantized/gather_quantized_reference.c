@@ -123,6 +123,104 @@ static uint32_t ggml_value_bits(const clg_gather_quantized_plan *p, const unsign
     }
 }
 
+/* f32 bits of a - b, the f32 difference of ggml's q2_K, q4_K and q5_K. Finite operands: the hardware
+ * difference (multiples of 2^-24 again, never subnormal). Otherwise sum_bits' rules with b negated:
+ * a NaN operand (a first) quieted, keeping its sign; inf - inf of the same sign 0x7FC00000; else the
+ * infinite operand, b's sign flipped. */
+static uint32_t difference_bits(uint32_t a, uint32_t b)
+{
+    const int b_nan = (b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu);
+    return sum_bits(a, b_nan ? b : b ^ 0x80000000u);
+}
+
+/* The 6-bit scale and minimum of sub-block j (0..7) of q4_K and q5_K, packed in 12 bytes: j < 4 the
+ * low 6 bits of bytes j and j + 4; j >= 4 a nibble of byte j + 4 and the top 2 bits of bytes j - 4
+ * and j. */
+static void k_scale_min(const unsigned char *packed, unsigned j, int32_t *scale, int32_t *min)
+{
+    if (j < 4) {
+        *scale = packed[j] & 63;
+        *min = packed[j + 4] & 63;
+    } else {
+        *scale = (packed[j + 4] & 15) | (packed[j - 4] >> 6) << 4;
+        *min = (packed[j + 4] >> 4) | (packed[j] >> 6) << 4;
+    }
+}
+
+/* Value j of a 256-value super-block (ggml-common.h) as its integer q, its sub-block's integer scale
+ * and minimum (0 where the format has none), and the block's f16 d and dmin offsets: value =
+ * (d * scale) * q - (dmin * min), as gguf.quants.dequantize orders it. */
+typedef struct k_parts {
+    int32_t q, scale, min;
+    unsigned d_at, dmin_at; /* dmin_at 0: no minimum */
+} k_parts;
+
+static k_parts ggml_k_parts(clg_ggml_format format, const unsigned char *block, unsigned j)
+{
+    k_parts k = {0, 0, 0, 0, 0};
+    /* 2-bit fields: value j is bits 2*((j / 32) % 4) of byte (j / 128) * 32 + j % 32 */
+    const unsigned pair_byte = (j / 128) * 32 + j % 32, pair_shift = 2 * ((j / 32) % 4);
+    /* nibbles of q4_K, q5_K: value j is the low (j % 64 < 32) or high nibble of byte (j / 64) * 32 + j % 32 */
+    const unsigned nibble_byte = (j / 64) * 32 + j % 32, nibble_shift = (j % 64) < 32 ? 0 : 4;
+    switch (format) {
+    case CLG_GGML_Q2_K: /* scales[16], qs[64], d, dmin */
+        k.q = (block[16 + pair_byte] >> pair_shift) & 3;
+        k.scale = block[j / 16] & 15;
+        k.min = block[j / 16] >> 4;
+        k.d_at = 80;
+        k.dmin_at = 82;
+        break;
+    case CLG_GGML_Q3_K: { /* hmask[32], qs[64], scales[12], d; a clear high bit subtracts 4 */
+        const int high = (block[j % 32] >> (j / 32)) & 1;
+        k.q = ((block[32 + pair_byte] >> pair_shift) & 3) - (high ? 0 : 4);
+        const unsigned s = j / 16;
+        const int32_t low4 = (block[96 + s % 8] >> (4 * (s / 8))) & 15,
+                      high2 = (block[104 + s % 4] >> (2 * (s / 4))) & 3;
+        k.scale = (low4 | high2 << 4) - 32;
+        k.d_at = 108;
+        break;
+    }
+    case CLG_GGML_Q4_K: /* d, dmin, scales[12], qs[128] */
+    case CLG_GGML_Q5_K: /* d, dmin, scales[12], qh[32], qs[128] */
+        if (format == CLG_GGML_Q4_K)
+            k.q = (block[16 + nibble_byte] >> nibble_shift) & 15;
+        else
+            k.q = ((block[48 + nibble_byte] >> nibble_shift) & 15) | ((block[16 + j % 32] >> (j / 32)) & 1) << 4;
+        k_scale_min(block + 4, j / 32, &k.scale, &k.min);
+        k.d_at = 0;
+        k.dmin_at = 2;
+        break;
+    case CLG_GGML_Q6_K: { /* ql[128], qh[64], scales[16] int8, d */
+        const int32_t low = (block[(j / 128) * 64 + j % 64] >> ((j % 128) < 64 ? 0 : 4)) & 15;
+        const int32_t high = (block[128 + pair_byte] >> pair_shift) & 3;
+        k.q = (low | high << 4) - 32;
+        k.scale = (int8_t)block[192 + j / 16];
+        k.d_at = 208;
+        break;
+    }
+    default: { /* iq4_xs: d, scales_h (u16), scales_l[4], qs[128] indexing kvalues_iq4nl */
+        const unsigned s = j / 32, at = j % 32;
+        k.q = iq4_nl_values[(block[8 + 16 * s + at % 16] >> (at < 16 ? 0 : 4)) & 15];
+        const uint32_t scales_high = (uint32_t)block[2] | (uint32_t)block[3] << 8;
+        k.scale = (((block[4 + s / 2] >> (4 * (s % 2))) & 15) | ((scales_high >> (2 * s)) & 3) << 4) - 32;
+        k.d_at = 0;
+        break;
+    }
+    }
+    return k;
+}
+
+/* f32 bits of value j of a super-block: the sub-block's scale d * scale rounded to f32, times q
+ * rounded, less dmin * min rounded, each step by product_bits and difference_bits (exact for any d,
+ * dmin: a finite f16 widens to a normal f32 or zero, so the hardware steps never meet a subnormal). */
+static uint32_t ggml_k_value_bits(const clg_gather_quantized_plan *p, const unsigned char *block, uint64_t j)
+{
+    const k_parts k = ggml_k_parts(p->ggml, block, (unsigned)j);
+    const uint32_t product = product_bits(k.q, product_bits(k.scale, f16_field(block + k.d_at)));
+    if (!k.dmin_at) return product;
+    return difference_bits(product, product_bits(k.min, f16_field(block + k.dmin_at)));
+}
+
 static void store(const clg_gather_quantized_plan *p, unsigned char *out, uint64_t k, uint32_t bits)
 {
     if (p->out_type == CLG_F32) {
@@ -165,8 +263,11 @@ clg_status clg_gather_quantized_reference_run(const void *plan, const void *cons
             for (uint64_t i = 0; i < p->I; ++i) {
                 const uint64_t e = (m * p->A + row) * p->I + i;
                 if (p->ggml != CLG_GGML_NONE) {
-                    const unsigned char *block = data + (e / CLG_GGML_BLOCK_VALUES) * p->ggml_block_bytes;
-                    store(p, out, first + i, ggml_value_bits(p, block, e % CLG_GGML_BLOCK_VALUES));
+                    const uint64_t values = p->ggml_block_values;
+                    const unsigned char *block = data + (e / values) * p->ggml_block_bytes;
+                    store(p, out, first + i,
+                          clg_ggml_is_super(p->ggml) ? ggml_k_value_bits(p, block, e % values)
+                                                     : ggml_value_bits(p, block, e % values));
                     continue;
                 }
                 const uint64_t x = e / line, y = e % line / p->QN, z = e % p->QN;

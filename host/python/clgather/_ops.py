@@ -39,6 +39,12 @@ LAYOUTS = (
     "ggml-q5_0",
     "ggml-q5_1",
     "ggml-iq4_nl",
+    "ggml-q2_K",
+    "ggml-q3_K",
+    "ggml-q4_K",
+    "ggml-q5_K",
+    "ggml-q6_K",
+    "ggml-iq4_xs",
 )
 
 _GATHER = Call("gather", "clgather.gather")
@@ -273,7 +279,8 @@ def gather_quantized(
     values; scales per block_size values (None: 128) along
     quantize_axis (None: the last axis); zero_points optional, of data's type. "ggml-q4_0",
     "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl": uint8 rows of whole 32-value
-    blocks as ggml stores them, no scales or zero points. "ov-compressed": uint8 / int8
+    blocks as ggml stores them, no scales or zero points; "ggml-q2_K", "ggml-q3_K", "ggml-q4_K",
+    "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs" the same with 256-value super-blocks. "ov-compressed": uint8 / int8
     data (bits 8: one value a byte; bits 4: two, so the last axis holds twice its extent in values)
     or uint4 / int4 values, scales per group of the last axis. axis: the axis indices select along.
     The other arguments as for gather."""

@@ -128,12 +128,15 @@ static void make_ov(support_rng *rng, clg_gather_quantized_desc *d, int allow_ze
     }
 }
 
-/* ggml's layouts of 32-value blocks: one kernel program serves them all, so each costs no build. */
+/* ggml's layouts of 32-value blocks: one kernel program serves them all, so each costs no build; then
+ * the 256-value super-blocks, whose one program serves the six of them. */
 static const clg_quant_layout ggml_layouts[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q8_0, CLG_QUANT_GGML_Q4_1,
-                                                CLG_QUANT_GGML_Q5_0, CLG_QUANT_GGML_Q5_1, CLG_QUANT_GGML_IQ4_NL};
-enum { GGML_LAYOUTS = sizeof ggml_layouts / sizeof ggml_layouts[0] };
+                                                CLG_QUANT_GGML_Q5_0, CLG_QUANT_GGML_Q5_1, CLG_QUANT_GGML_IQ4_NL,
+                                                CLG_QUANT_GGML_Q2_K, CLG_QUANT_GGML_Q3_K, CLG_QUANT_GGML_Q4_K,
+                                                CLG_QUANT_GGML_Q5_K, CLG_QUANT_GGML_Q6_K, CLG_QUANT_GGML_IQ4_XS};
+enum { GGML_LAYOUTS = sizeof ggml_layouts / sizeof ggml_layouts[0], GGML_32_LAYOUTS = 6 };
 
-/* Bytes of a ggml layout's block (0: not ggml), and of its f16 fields: d, and m where it has one. */
+/* Bytes of a ggml layout's block (0: not ggml). */
 static size_t ggml_block_bytes(clg_quant_layout l)
 {
     switch (l) {
@@ -143,31 +146,73 @@ static size_t ggml_block_bytes(clg_quant_layout l)
     case CLG_QUANT_GGML_Q4_1: return 20;
     case CLG_QUANT_GGML_Q5_0: return 22;
     case CLG_QUANT_GGML_Q5_1: return 24;
+    case CLG_QUANT_GGML_Q2_K: return 84;
+    case CLG_QUANT_GGML_Q3_K: return 110;
+    case CLG_QUANT_GGML_Q4_K: return 144;
+    case CLG_QUANT_GGML_Q5_K: return 176;
+    case CLG_QUANT_GGML_Q6_K: return 210;
+    case CLG_QUANT_GGML_IQ4_XS: return 136;
     default: return 0;
     }
 }
 
-static size_t ggml_field_bytes(clg_quant_layout l)
+/* Where a block's f16 fields lie (d, and m or dmin where it has one): their count. */
+static int ggml_f16_fields(clg_quant_layout l, size_t at[2])
 {
-    return l == CLG_QUANT_GGML_Q4_1 || l == CLG_QUANT_GGML_Q5_1 ? 4 : 2;
+    switch (l) {
+    case CLG_QUANT_GGML_Q4_1:
+    case CLG_QUANT_GGML_Q5_1:
+    case CLG_QUANT_GGML_Q4_K:
+    case CLG_QUANT_GGML_Q5_K: at[0] = 0, at[1] = 2; return 2;
+    case CLG_QUANT_GGML_Q2_K: at[0] = 80, at[1] = 82; return 2;
+    case CLG_QUANT_GGML_Q3_K: at[0] = 108; return 1;
+    case CLG_QUANT_GGML_Q6_K: at[0] = 208; return 1;
+    default: at[0] = 0; return 1;
+    }
 }
 
-/* The bits of the values the x86 nibble lookups read: 4 for q4_0, q4_1 and iq4_nl. */
+/* The bits of the values the x86 nibble lookups read: 4 for q4_0, q4_1 and iq4_nl; the super-blocks'
+ * program has no lookups (0: the lookup sweeps leave them out). */
 static int ggml_value_bits(clg_quant_layout l)
 {
+    if (l >= CLG_QUANT_GGML_Q2_K) return 0;
     return l == CLG_QUANT_GGML_Q8_0 ? 8 : l == CLG_QUANT_GGML_Q5_0 || l == CLG_QUANT_GGML_Q5_1 ? 5 : 4;
 }
 
+/* Random cases draw the 32-value layouts (as they always have, so the stream of cases, and the
+ * programs it builds, stay the same) unless super_blocks_only is set (random_super_blocks). */
+static int super_blocks_only;
+
 static void make_ggml(support_rng *rng, clg_gather_quantized_desc *d, int allow_zero)
 {
-    d->layout = ggml_layouts[support_below(rng, GGML_LAYOUTS)];
+    d->layout = super_blocks_only ? ggml_layouts[GGML_32_LAYOUTS + support_below(rng, GGML_LAYOUTS - GGML_32_LAYOUTS)]
+                                  : ggml_layouts[support_below(rng, GGML_32_LAYOUTS)];
     const int64_t block_bytes = (int64_t)ggml_block_bytes(d->layout);
     const int32_t r = 2 + (int32_t)support_below(rng, 2);
     int64_t shape[CLG_MAX_RANK];
     for (int32_t k = 0; k < r - 1; ++k) shape[k] = pick_dim(rng, allow_zero, 8);
-    shape[r - 1] = block_bytes * (1 + (int64_t)support_below(rng, 4));
+    shape[r - 1] = block_bytes * (1 + (int64_t)support_below(rng, super_blocks_only ? 2 : 4));
     set_shape(&d->data, CLG_QUANT_U8, r, shape);
     d->gather_axis = (int64_t)support_below(rng, (uint64_t)(r - 1));
+    if (super_blocks_only && r == 3 && d->gather_axis == 0) {
+        /* slabs of one or two rows of one block: every slab within 512 bytes, so the runs mapping
+         * prefetches as many slabs ahead in every case (one build) */
+        d->data.shape[1] = 1 + (int64_t)support_below(rng, 2);
+        d->data.shape[2] = block_bytes;
+    }
+}
+
+/* An f16 field of a super-block: as the 32-value blocks' (below), but infinities and NaNs an eighth of
+ * the time each, so that every case meets the exact path. */
+static uint16_t pick_super_block_field(support_rng *rng)
+{
+    const uint16_t sign = (uint16_t)(0x8000u * support_below(rng, 2));
+    switch (support_below(rng, 8)) {
+    case 0: return (uint16_t)(sign | 0x7C00u);
+    case 1: return (uint16_t)(sign | 0x7C00u | (1u + support_below(rng, 0x3FF)));
+    case 2: return (uint16_t)support_next(rng);
+    default: return (uint16_t)(sign | (0x2000u + support_below(rng, 0x3000)));
+    }
 }
 
 static void fill_inputs(support_rng *rng, quant_case *c)
@@ -179,15 +224,18 @@ static void fill_inputs(support_rng *rng, quant_case *c)
         quant_put_scale_bits(c, k, pick_scale_bits(rng));
     const size_t block_bytes = ggml_block_bytes(c->desc.layout);
     if (block_bytes) {
-        /* the f16 fields of each block (d, and m for q4_1 and q5_1): mostly ordinary, of either sign,
-         * some random bits (subnormal, infinite, NaN) */
-        const size_t fields = ggml_field_bytes(c->desc.layout);
+        /* the f16 fields of each block (d, and m or dmin): mostly ordinary, of either sign, some random
+         * bits (subnormal, infinite, NaN) */
+        size_t at[2];
+        const int fields = ggml_f16_fields(c->desc.layout, at);
         for (size_t b = 0; b + block_bytes <= c->data_bytes; b += block_bytes)
-            for (size_t f = 0; f < fields; f += 2) {
-                const uint16_t h = (uint16_t)(support_below(rng, 4) ? 0x2000u + support_below(rng, 0x3000) +
-                                                                          0x8000u * support_below(rng, 2)
-                                                                    : support_next(rng));
-                memcpy(c->data + b + f, &h, 2);
+            for (int f = 0; f < fields; ++f) {
+                const uint16_t h = super_blocks_only
+                                       ? pick_super_block_field(rng)
+                                       : (uint16_t)(support_below(rng, 4) ? 0x2000u + support_below(rng, 0x3000) +
+                                                                                0x8000u * support_below(rng, 2)
+                                                                          : support_next(rng));
+                memcpy(c->data + b + at[f], &h, 2);
             }
     }
 }
@@ -197,7 +245,7 @@ static void make_case(support_rng *rng, random_case *rc, int number)
     memset(rc, 0, sizeof *rc);
     clg_gather_quantized_desc *d = &rc->c.desc;
     const int allow_zero = support_below(rng, 10) == 0;
-    const uint64_t which = support_below(rng, 3);
+    const uint64_t which = super_blocks_only ? 2 : support_below(rng, 3);
     if (which == 0) {
         d->layout = CLG_QUANT_ORT_BLOCK;
         make_ort(rng, d, allow_zero);
@@ -210,16 +258,20 @@ static void make_case(support_rng *rng, random_case *rc, int number)
     const int ov = d->layout == CLG_QUANT_OV_COMPRESSED;
     /* every integer type for OpenVINO now and then (each one is a kernel build; Gather's suites cover
      * the index rules of every type) */
-    const clg_dtype it = ov && support_below(rng, 8) == 0 ? any_index_types[support_below(rng, 8)]
-                         : support_below(rng, 2)          ? CLG_I64
-                                                          : CLG_I32;
+    /* the super-blocks' stream keeps to i64 indices and the error and zero policies: the index rules
+     * are the 32-value blocks' (covered above), and each other choice would be builds of their own */
+    const clg_dtype it = super_blocks_only                  ? CLG_I64
+                         : ov && support_below(rng, 8) == 0 ? any_index_types[support_below(rng, 8)]
+                         : support_below(rng, 2)            ? CLG_I64
+                                                            : CLG_I32;
     const int32_t qr = (int32_t)support_below(rng, 3);
     int64_t ishape[CLG_MAX_RANK] = {0};
     for (int32_t k = 0; k < qr; ++k) ishape[k] = pick_dim(rng, allow_zero, 5);
     support_shape(&d->indices, it, qr, ishape);
     static const clg_dtype outs[] = {CLG_DTYPE_INVALID, CLG_F32, CLG_F16, CLG_BF16};
     d->output_type = outs[support_below(rng, 4)];
-    d->oob_policy = (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
+    d->oob_policy = super_blocks_only ? (support_below(rng, 2) ? CLG_OOB_ZERO : CLG_OOB_PRESET)
+                                      : (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
     quant_case_alloc(&rc->c);
     fill_inputs(rng, &rc->c);
     int32_t rank;
@@ -463,10 +515,17 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_
             memset(&rc, 0, sizeof rc);
             clg_gather_quantized_desc *d = &rc.c.desc;
             d->layout = layout;
-            const int64_t shape[] = {9, (int64_t)ggml_block_bytes(layout) * 3};
+            /* the super-blocks: rows of two (every slab within 512 bytes), i64 indices and aligned buffers
+             * for all six, so that they share one program per output type and mapping, the programs of
+             * the random super-block cases (whose other choices cover the rest) */
+            const int super = layout >= CLG_QUANT_GGML_Q2_K;
+            const int64_t shape[] = {9, (int64_t)ggml_block_bytes(layout) * (super ? 2 : 3)};
             set_shape(&d->data, CLG_QUANT_U8, 2, shape);
-            finish_sweep_case(rng, &rc, clg_quant_layout_name(layout), float_types[o], number);
-            compare_case(&rc, number % 2, (size_t)(number % 3) * 8);
+            char what[64];
+            snprintf(what, sizeof what, "%s (case %d)", clg_quant_layout_name(layout), number);
+            finish_sweep_case(rng, &rc, super ? what : clg_quant_layout_name(layout), float_types[o],
+                              super ? 1 : number); /* odd: i64 indices */
+            compare_case(&rc, super ? 1 : number % 2, super ? 0 : (size_t)(number % 3) * 8);
             quant_case_free(&rc.c);
             ++number;
         }
@@ -615,6 +674,20 @@ END_TEST
 START_TEST(random_automatic_choice) { run_random_cases(100, NULL, 0, 5); }
 END_TEST
 
+/* The super-blocks, a stream of their own (random bytes, every f16 d and dmin, shapes, axes, policies
+ * and outputs) on each mapping. */
+static void run_random_super_blocks(const char *mapping, uint64_t stream)
+{
+    super_blocks_only = 1;
+    run_random_cases(60, mapping, 0, stream);
+    super_blocks_only = 0;
+}
+
+START_TEST(random_super_blocks_runs) { run_random_super_blocks("runs", 6); }
+END_TEST
+START_TEST(random_super_blocks_pieces) { run_random_super_blocks("adjacent", 7); }
+END_TEST
+
 int main(void)
 {
     const char *env = getenv("CLGATHER_TEST_SEED");
@@ -624,10 +697,11 @@ int main(void)
     printf("test_gather_quantized_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), "
            "scale %.2f\n",
            seed, scale);
-    /* three test cases, so that CTest can run them side by side (CK_RUN_CASE: tests/CMakeLists.txt):
+    /* four test cases, so that CTest can run them side by side (CK_RUN_CASE: tests/CMakeLists.txt):
      * most of their time is kernel builds, each on one core */
     Suite *s = suite_create("gather_quantized_differential");
     TCase *random = tcase_create("random"), *sweeps = tcase_create("sweeps"), *lookups = tcase_create("lookups");
+    TCase *super_blocks = tcase_create("super_blocks");
     tcase_add_test(random, random_runs_offsets32);
     tcase_add_test(random, random_pieces_offsets32);
     tcase_add_test(random, random_runs_offsets64);
@@ -639,8 +713,10 @@ int main(void)
     tcase_add_test(lookups, sweep_runs_avx2_lookups);
     tcase_add_test(lookups, sweep_runs_no_lookups);
     tcase_add_test(lookups, whole_slabs);
-    TCase *const cases[] = {random, sweeps, lookups};
-    for (int i = 0; i < 3; ++i) {
+    tcase_add_test(super_blocks, random_super_blocks_runs);
+    tcase_add_test(super_blocks, random_super_blocks_pieces);
+    TCase *const cases[] = {random, sweeps, lookups, super_blocks};
+    for (int i = 0; i < 4; ++i) {
         tcase_set_timeout(cases[i], 1200);
         suite_add_tcase(s, cases[i]);
     }

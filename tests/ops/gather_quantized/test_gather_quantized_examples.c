@@ -398,6 +398,169 @@ START_TEST(ggml_iq4_nl_row_f16_output)
 }
 END_TEST
 
+/* ggml's 256-value super-blocks: value v lies in sub-block j = v / 32 (q4_K, q5_K, iq4_xs) or v / 16
+ * (q2_K, q3_K, q6_K); each block below is built so that its values have a closed form. */
+
+/* q4_K, two blocks, f32 output. Block 0: d = 0.5 (0x3800), dmin = 0.25 (0x3400), scales 1..8 and mins
+ * 0..7 (sub-block j: scale j + 1, min j; all below 16, so the packed bytes are 1 2 3 4, 0 1 2 3, then
+ * scale and min nibbles 0x45 0x56 0x67 0x78), quant byte c*32 + l holding l % 16 low and 15 - l % 16
+ * high: value v = 64c + 32k + l is (0.5 * (j + 1)) * q - 0.25 * j with q = l % 16 (k = 0) or
+ * 15 - l % 16 (k = 1); e.g. v = 33: 1 * 14 - 0.25 = 13.75. Block 1: d = -inf, dmin = 1, every scale
+ * and min byte 0x01 (scales 1, mins 1 for j < 4 and 0 after), quant bytes 0x10: low nibbles 0 give
+ * (-inf * 1) * 0, the NaN 0x7FC00000, less anything: 0x7FC00000; high nibbles 1 give -inf less a
+ * finite min: -inf. */
+START_TEST(ggml_q4_K_rows_and_infinite_d)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q4_K, 288, CLG_F32);
+    unsigned char *b = c.data;
+    static const unsigned char packed[12] = {1, 2, 3, 4, 0, 1, 2, 3, 0x45, 0x56, 0x67, 0x78};
+    b[0] = 0x00, b[1] = 0x38, b[2] = 0x00, b[3] = 0x34;
+    memcpy(b + 4, packed, 12);
+    for (int i = 0; i < 128; ++i) b[16 + i] = (unsigned char)(i % 16 | (15 - i % 16) << 4);
+    unsigned char *b1 = b + 144;
+    b1[0] = 0x00, b1[1] = 0xFC, b1[2] = 0x00, b1[3] = 0x3C;
+    memset(b1 + 4, 0x01, 12);
+    memset(b1 + 16, 0x10, 128);
+    uint32_t want[512];
+    for (int v = 0; v < 256; ++v) {
+        const int j = v / 32, k = (v / 32) % 2, l = v % 32;
+        const int q = k == 0 ? l % 16 : 15 - l % 16;
+        want[v] = f32_bits((0.5f * (float)(j + 1)) * (float)q - 0.25f * (float)j);
+        want[256 + v] = k == 0 ? 0x7FC00000u : 0xFF800000u;
+    }
+    ck_assert_uint_eq(want[33], f32_bits(13.75f));
+    ck_assert_uint_eq(want[255], f32_bits(4.0f * 0.0f - 1.75f)); /* j 7, k 1, l 31: q 0 */
+    expect_bits(&c, want, 512);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* q5_K, one block, f32 output: q4_K's block 0 with dmin = 1 (0x3C00) and fifth-bit bytes 0xAA (the
+ * fifth bit set in sub-blocks 1, 3, 5, 7): value v is (0.5 * (j + 1)) * (q + 16 * (j odd)) - j; e.g.
+ * v = 32 (j 1, high nibble 15, fifth bit set): 1 * 31 - 1 = 30. */
+START_TEST(ggml_q5_K_row)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q5_K, 176, CLG_F32);
+    unsigned char *b = c.data;
+    static const unsigned char packed[12] = {1, 2, 3, 4, 0, 1, 2, 3, 0x45, 0x56, 0x67, 0x78};
+    b[0] = 0x00, b[1] = 0x38, b[2] = 0x00, b[3] = 0x3C;
+    memcpy(b + 4, packed, 12);
+    memset(b + 16, 0xAA, 32);
+    for (int i = 0; i < 128; ++i) b[48 + i] = (unsigned char)(i % 16 | (15 - i % 16) << 4);
+    uint32_t want[256];
+    for (int v = 0; v < 256; ++v) {
+        const int j = v / 32, k = j % 2, l = v % 32;
+        const int q = (k == 0 ? l % 16 : 15 - l % 16) + 16 * (j % 2);
+        want[v] = f32_bits((0.5f * (float)(j + 1)) * (float)q - (float)j);
+    }
+    ck_assert_uint_eq(want[32], f32_bits(30.0f));
+    expect_bits(&c, want, 256);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* q6_K, one block, f16 output: low-nibble bytes i hold i % 16 low and 15 - i % 16 high, high-pair bytes
+ * 0xE4 (pairs 0 1 2 3 at shifts 0 2 4 6), int8 scales j - 8 for the 16 sub-blocks of 16, d = 0.25
+ * (0x3400): value v = 128h + 64k + t (t < 64) has nibble t % 16 (k = 0) or 15 - t % 16 (k = 1), high
+ * pair s = (v % 128) / 32, q = nibble + 16 s - 32, and is (0.25 * (v / 16 - 8)) * q; e.g. v = 0: -2 *
+ * -32 = 64, v = 255: 1.75 * (0 + 48 - 32) = 28. */
+START_TEST(ggml_q6_K_row_f16_output)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q6_K, 210, CLG_F16);
+    unsigned char *b = c.data;
+    for (int i = 0; i < 128; ++i) b[i] = (unsigned char)(i % 16 | (15 - i % 16) << 4);
+    memset(b + 128, 0xE4, 64);
+    for (int j = 0; j < 16; ++j) b[192 + j] = (unsigned char)(signed char)(j - 8);
+    b[208] = 0x00, b[209] = 0x34;
+    uint32_t want[256];
+    for (int v = 0; v < 256; ++v) {
+        const int k = (v % 128) / 64, t = v % 64, s = (v % 128) / 32;
+        const int q = (k == 0 ? t % 16 : 15 - t % 16) + 16 * s - 32;
+        want[v] = f16_bits_of((0.25f * (float)(v / 16 - 8)) * (float)q);
+    }
+    ck_assert_uint_eq(want[0], f16_bits_of(64.0f));
+    ck_assert_uint_eq(want[255], f16_bits_of(28.0f));
+    expect_bits(&c, want, 256);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* iq4_xs, one block, bf16 output: d = 1 (0x3C00), 6-bit scales 28 + j (so j - 4 once less 32: low
+ * nibbles 12 13 14 15 0 1 2 3 in scales_l 0xDC 0xFE 0x10 0x32, high pairs 1 1 1 1 2 2 2 2 in scales_h
+ * 0xAA55), quant byte 16j + t holding t low and 15 - t high: value v = 32j + 16k + t is
+ * (1 * (j - 4)) * kvalues_iq4nl[t or 15 - t], rounded to bf16 (3 * 113 = 339 rounds to 340). */
+START_TEST(ggml_iq4_xs_row_bf16_output)
+{
+    static const int kvalues[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_IQ4_XS, 136, CLG_BF16);
+    unsigned char *b = c.data;
+    b[0] = 0x00, b[1] = 0x3C, b[2] = 0x55, b[3] = 0xAA;
+    b[4] = 0xDC, b[5] = 0xFE, b[6] = 0x10, b[7] = 0x32;
+    for (int i = 0; i < 128; ++i) b[8 + i] = (unsigned char)(i % 16 | (15 - i % 16) << 4);
+    uint32_t want[256];
+    for (int v = 0; v < 256; ++v) {
+        const int j = v / 32, k = (v % 32) / 16, t = v % 16;
+        const uint32_t x = f32_bits((float)(j - 4) * (float)kvalues[k == 0 ? t : 15 - t]);
+        want[v] = (x + 0x7FFFu + ((x >> 16) & 1u)) >> 16;
+    }
+    ck_assert_uint_eq(want[7 * 32 + 15], f32_bits(340.0f) >> 16); /* j 7, t 15: 3 * 113 */
+    expect_bits(&c, want, 256);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* q2_K, one block, f32 output: scale bytes j hold scale j low and min 15 - j high, quant bytes 0xE4
+ * (pairs 0 1 2 3 at shifts 0 2 4 6), d = 0.5 (0x3800), dmin = 0.125 (0x3000): value v has q =
+ * (v / 32) % 4 and is (0.5 * j) * q - 0.125 * (15 - j) for j = v / 16; e.g. v = 255: 7.5 * 3 - 0 =
+ * 22.5. */
+START_TEST(ggml_q2_K_row)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q2_K, 84, CLG_F32);
+    unsigned char *b = c.data;
+    for (int j = 0; j < 16; ++j) b[j] = (unsigned char)(j | (15 - j) << 4);
+    memset(b + 16, 0xE4, 64);
+    b[80] = 0x00, b[81] = 0x38, b[82] = 0x00, b[83] = 0x30;
+    uint32_t want[256];
+    for (int v = 0; v < 256; ++v) {
+        const int j = v / 16, q = (v / 32) % 4;
+        want[v] = f32_bits((0.5f * (float)j) * (float)q - 0.125f * (float)(15 - j));
+    }
+    ck_assert_uint_eq(want[255], f32_bits(22.5f));
+    expect_bits(&c, want, 256);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* q3_K, one block, f16 output: high-bit bytes 0x0F (set for values below 128, so q = the low pair
+ * there and the low pair - 4 after), low-pair bytes 0xE4 (pair (v / 32) % 4), 6-bit scales 16 + j
+ * (j - 16 once less 32: low nibbles j in bytes 96.. as j | (j + 8) << 4, high pairs 1 in 0x55),
+ * d = 0.25 (0x3400): value v is (0.25 * (j - 16)) * q for j = v / 16; e.g. v = 255: -0.25 * -1 = 0.25. */
+START_TEST(ggml_q3_K_row_f16_output)
+{
+    quant_case c = {0};
+    ggml_case(&c, CLG_QUANT_GGML_Q3_K, 110, CLG_F16);
+    unsigned char *b = c.data;
+    memset(b, 0x0F, 32);
+    memset(b + 32, 0xE4, 64);
+    for (int i = 0; i < 8; ++i) b[96 + i] = (unsigned char)(i | (i + 8) << 4);
+    memset(b + 104, 0x55, 4);
+    b[108] = 0x00, b[109] = 0x34;
+    uint32_t want[256];
+    for (int v = 0; v < 256; ++v) {
+        const int q = (v / 32) % 4 - (v < 128 ? 0 : 4);
+        want[v] = f16_bits_of((0.25f * (float)(v / 16 - 16)) * (float)q);
+    }
+    ck_assert_uint_eq(want[255], f16_bits_of(0.25f));
+    expect_bits(&c, want, 256);
+    quant_case_free(&c);
+}
+END_TEST
+
 /* OpenVINO, u8 [3, 4] with a scale and a zero point per row (f16 scales: f16 output). Row 2 holds
  * 10 20 30 40, scale 0.5, zero point 20: -5 0 5 10. Index 5 is out of range: zeros (OpenVINO's rule). */
 START_TEST(ov_u8_per_row_zero_points_out_of_range_zeros)
@@ -600,6 +763,12 @@ int main(void)
     tcase_add_test(tc, ggml_q5_0_row_bf16_output);
     tcase_add_test(tc, ggml_q5_1_row);
     tcase_add_test(tc, ggml_iq4_nl_row_f16_output);
+    tcase_add_test(tc, ggml_q4_K_rows_and_infinite_d);
+    tcase_add_test(tc, ggml_q5_K_row);
+    tcase_add_test(tc, ggml_q6_K_row_f16_output);
+    tcase_add_test(tc, ggml_iq4_xs_row_bf16_output);
+    tcase_add_test(tc, ggml_q2_K_row);
+    tcase_add_test(tc, ggml_q3_K_row_f16_output);
     tcase_add_test(tc, ov_u8_per_row_zero_points_out_of_range_zeros);
     tcase_add_test(tc, ov_u4_grouped_scalar_zero_point);
     tcase_add_test(tc, round_to_nearest_even_f16_and_bf16);

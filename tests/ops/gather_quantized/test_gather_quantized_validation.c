@@ -142,8 +142,8 @@ END_TEST
 START_TEST(invalid_layout)
 {
     clg_gather_quantized_desc d = valid_ort();
-    d.layout = (clg_quant_layout)9;
-    expect_rejected_everywhere(&d, CLG_ERR_INVALID_LAYOUT, "layout = 9");
+    d.layout = (clg_quant_layout)15; /* one past ggml-iq4_xs, the last */
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_LAYOUT, "layout = 15");
     d.layout = CLG_QUANT_LAYOUT_INVALID;
     expect_rejected_everywhere(&d, CLG_ERR_INVALID_LAYOUT, "layout = 0");
 }
@@ -273,6 +273,28 @@ START_TEST(ggml_rows_are_whole_blocks)
     d = valid_ggml();
     d.block_size = 64;
     expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE, "blocks hold 32 values");
+    /* the super-blocks: rows of whole 256-value blocks, block_size 0 or 256 */
+    d = valid_ggml();
+    d.layout = CLG_QUANT_GGML_Q4_K;
+    d.data.shape[1] = 144 + 18;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE,
+                               "162 bytes is not a whole number of 144-byte ggml-q4_K blocks (256 values each)");
+    d.layout = CLG_QUANT_GGML_IQ4_XS;
+    d.data.shape[1] = 136;
+    d.block_size = 32;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE, "ggml-iq4_xs blocks hold 256 values (0: 256)");
+    d.block_size = 256;
+    int32_t rank;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    ck_assert_int_eq(clg_gather_quantized_output_shape(&d, &rank, shape, NULL), CLG_SUCCESS);
+    ck_assert_int_eq(shape[rank - 1], 256);
+    d.layout = CLG_QUANT_GGML_Q6_K;
+    d.data.shape[1] = 210 * 2 + 1;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE, "210-byte ggml-q6_K blocks");
+    d.data.shape[1] = 210 * 2;
+    d.block_size = 0;
+    d.bits = 4;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "ggml-q6_K values have 6 bits");
 }
 END_TEST
 
