@@ -7,7 +7,9 @@ import os
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.txt")
 OPS = ("gather", "elements", "nd", "tree", "quantized")
-LAYOUTS = ("ort-u4", "ort-u8", "ggml-q8_0")
+# ONNX Runtime's two table forms, and the ggml layouts the library reads (clgather-bench's table takes any)
+LAYOUTS = ("ort-u4", "ort-u8") + tuple("ggml-" + t for t in ("q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "iq4_nl", "q2_K",
+                                                             "q3_K", "q4_K", "q5_K", "q6_K", "iq4_xs"))
 
 
 class Case:
