@@ -195,14 +195,29 @@ HOT_INLINE void dequant_ggml_piece(int format, __global const uchar *block, __gl
     dequant_ggml_k_groups(format, block, (int)(k0 / 8), (int)((k0 + count) / 8), out + k0);
 }
 
-/* `count` consecutive blocks from block `first` of data into out. */
-HOT_INLINE void dequant_ggml_run(int format, offset_t first, offset_t count, __global const uchar *data,
-                                 __global out_bits_t *out)
+/* `count` consecutive blocks from block `first` of data into out; a constant format where inlined. */
+HOT_INLINE void dequant_ggml_k_blocks(int format, offset_t first, offset_t count, __global const uchar *data,
+                                      __global out_bits_t *out)
 {
     const uint block_bytes = ggml_block_bytes(format);
     __global const uchar *block = data + first * block_bytes;
     for (offset_t u = 0; u < count; ++u, block += block_bytes, out += GGML_BLOCK_VALUES)
         dequant_ggml_k_groups(format, block, 0, GGML_BLOCK_VALUES / 8, out);
+}
+
+/* The same, the format an argument: q4_K, q6_K (a Q4_K_M file's formats) and iq4_xs each have their own
+ * loop, whose format tests fold away; q2_K, q3_K and q5_K share one that tests the format as it goes. */
+HOT_INLINE void dequant_ggml_run(int format, offset_t first, offset_t count, __global const uchar *data,
+                                 __global out_bits_t *out)
+{
+    if (format == GGML_Q4_K)
+        dequant_ggml_k_blocks(GGML_Q4_K, first, count, data, out);
+    else if (format == GGML_Q6_K)
+        dequant_ggml_k_blocks(GGML_Q6_K, first, count, data, out);
+    else if (format == GGML_IQ4_XS)
+        dequant_ggml_k_blocks(GGML_IQ4_XS, first, count, data, out);
+    else
+        dequant_ggml_k_blocks(format, first, count, data, out);
 }
 
 #endif /* CLG_DEQUANT_GGML_K_H */
