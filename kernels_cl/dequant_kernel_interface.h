@@ -6,7 +6,8 @@
  * Build options: SPEC 1 with SPEC_BITS, SPEC_SIGNED, SPEC_SCALES, SPEC_ZP, SPEC_PLACEMENT, SPEC_GGML,
  * SPEC_FAST makes the encodings build-time constants (the host sets it for the fast form, whose inner
  * loops then carry no branch on them; the arguments carry the same values). SPEC_GGML is 1 for
- * every ggml format, the format itself an argument (dequant_ggml.h). */
+ * every ggml format, the format itself an argument (dequant_ggml.h); GGML_SUPER 1 builds the 256-value
+ * super-blocks' program instead (dequant_ggml_k.h). */
 #ifndef CLG_DEQUANT_KERNEL_INTERFACE_H
 #define CLG_DEQUANT_KERNEL_INTERFACE_H
 

@@ -27,10 +27,10 @@ static const ggml_block_kind ggml_kinds[] = {
     {CLG_QUANT_GGML_Q2_K, CLG_GGML_Q2_K, 84, 256, 2},  /* 16 scale/min bytes, 64 of 2-bit q, f16 d, dmin */
     {CLG_QUANT_GGML_Q3_K, CLG_GGML_Q3_K, 110, 256, 3}, /* 32 of high bits, 64 of 2-bit q, 12 of scales, d */
     {CLG_QUANT_GGML_Q4_K, CLG_GGML_Q4_K, 144, 256, 4}, /* d, dmin, 12 of scales and mins, 128 of nibbles */
-    {CLG_QUANT_GGML_Q5_K, CLG_GGML_Q5_K, 176, 256, 5}, /* q4_K's with 32 bytes of fifth bits before the nibbles */
+    {CLG_QUANT_GGML_Q5_K, CLG_GGML_Q5_K, 176, 256, 5}, /* q4_K's, 32 bytes of fifth bits before the nibbles */
     {CLG_QUANT_GGML_Q6_K, CLG_GGML_Q6_K, 210, 256, 6}, /* 128 of low nibbles, 64 of high pairs, 16 int8 scales, d */
-    {CLG_QUANT_GGML_IQ4_XS, CLG_GGML_IQ4_XS, 136, 256,
-     4}, /* d, 16 bits of high scale pairs, 4 of low, 128 of nibbles */
+    /* iq4_xs: d, 16 bits of high scale pairs, 4 bytes of low scale nibbles, 128 of nibbles */
+    {CLG_QUANT_GGML_IQ4_XS, CLG_GGML_IQ4_XS, 136, 256, 4},
 };
 
 static const ggml_block_kind *ggml_kind(clg_quant_layout l)
