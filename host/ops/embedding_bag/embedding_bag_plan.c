@@ -87,10 +87,9 @@ static clg_status check_attributes(const clg_embedding_bag_desc *desc, const clg
 
 static clg_status check_rank(const clg_tensor_desc *t, const char *name, int32_t rank)
 {
-    clg_status st = clg_check_tensor_shape(t, name, rank);
-    if (st == CLG_SUCCESS && t->rank != rank)
+    if (t->rank != rank)
         return clg_fail(CLG_ERR_INVALID_RANK, "%s rank %d: this form needs rank %d", name, (int)t->rank, (int)rank);
-    return st;
+    return clg_check_tensor_shape(t, name, rank);
 }
 
 static bool same_shape(const clg_tensor_desc *a, const clg_tensor_desc *b)
