@@ -41,6 +41,14 @@ inline acc_t to_acc(table_bits_t x) { return as_double(x); }
 inline table_bits_t from_acc(acc_t v) { return as_ulong(v); }
 #endif
 
+/* The canonical quiet NaN of the accumulation type: which NaN an addition of two NaNs returns depends
+ * on the order of its operands, which compilers may swap, so sums and means that are NaN give this one. */
+#if TABLE_KIND == 3
+#define CANONICAL_NAN as_double(0x7FF8000000000000UL)
+#else
+#define CANONICAL_NAN as_float(0x7FC00000u)
+#endif
+
 /* clg_bag_form, clg_bag_mode and the check's failures (host/ops/embedding_bag/embedding_bag_check.h) */
 #define FORM_OFFSETS             1
 #define FORM_PACKED              2
@@ -220,7 +228,9 @@ inline acc_t combine(const bag_inputs *in, acc_t acc, acc_t x, ulong i)
 /* The output value of column c of a bag that counted n entries (n > 0). */
 inline table_bits_t finish(const bag_inputs *in, acc_t acc, ulong n)
 {
-    return from_acc(in->mode == MODE_MEAN ? acc / (acc_t)n : acc);
+    if (in->mode == MODE_MAX) return from_acc(acc); /* the first NaN itself: max computes nothing */
+    const acc_t v = in->mode == MODE_MEAN ? acc / (acc_t)n : acc;
+    return from_acc(isnan(v) ? CANONICAL_NAN : v);
 }
 
 /* Column c of a bag that counted nothing: the default row's bits, or zeros. */

@@ -49,6 +49,22 @@ static void store_f64(void *base, clg_dtype type, uint64_t k, double v)
     memcpy((unsigned char *)base + 8 * k, &v, sizeof v);
 }
 
+static float canonical_nan_float(void)
+{
+    const uint32_t bits = CLG_F32_DEFAULT_NAN;
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+static double canonical_nan_double(void)
+{
+    const uint64_t bits = 0x7FF8000000000000ull;
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
 /* Column c of bag [start, end): the reduction of docs/semantics.md. *count gets the entries counted. */
 #define DEFINE_REDUCE(name, acc_t, load)                                                                    \
     static acc_t name(const clg_embedding_bag_plan *p, const void *const *in, uint64_t start, uint64_t end, \
@@ -71,7 +87,8 @@ static void store_f64(void *base, clg_dtype type, uint64_t k, double v)
         }                                                                                                   \
         if (p->mode == CLG_BAG_MEAN && n > 0) acc = acc / (acc_t)n;                                         \
         *count = n;                                                                                         \
-        return acc;                                                                                         \
+        /* which NaN a sum of NaNs gives depends on operand order: sums and means give the canonical one */ \
+        return p->mode != CLG_BAG_MAX && isnan(acc) ? canonical_nan_##acc_t() : acc;                        \
     }
 DEFINE_REDUCE(reduce_f32, float, load_f32)
 DEFINE_REDUCE(reduce_f64, double, load_f64)
