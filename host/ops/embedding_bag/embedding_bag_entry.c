@@ -77,10 +77,11 @@ clg_status clg_embedding_bag_enqueue(clg_context *ctx, const clg_embedding_bag_d
                                wait_list, out_event);
 }
 
-clg_status clg_embedding_bag(clg_context *ctx, const clg_embedding_bag_desc *desc, const void *table,
-                             size_t table_bytes, const void *indices, size_t indices_bytes, const void *bags,
-                             size_t bags_bytes, const void *weights, size_t weights_bytes, void *output,
-                             size_t output_bytes)
+/* The host-memory calls: on ctx's device (or its CPU reference), or with ctx NULL the CPU reference. */
+static clg_status run_on_host(clg_context *ctx, const clg_embedding_bag_desc *desc, const void *table,
+                              size_t table_bytes, const void *indices, size_t indices_bytes, const void *bags,
+                              size_t bags_bytes, const void *weights, size_t weights_bytes, void *output,
+                              size_t output_bytes)
 {
     clg_embedding_bag_plan plan;
     const clg_host_buffer host[] = {{table, table_bytes},
@@ -88,18 +89,27 @@ clg_status clg_embedding_bag(clg_context *ctx, const clg_embedding_bag_desc *des
                                     {bags, bags_bytes},
                                     {weights, weights_bytes},
                                     {output, output_bytes}};
-    return clg_planned_sync(ctx, plan_run, desc, &plan, host);
+    return ctx ? clg_planned_sync(ctx, plan_run, desc, &plan, host)
+               : clg_planned_reference(plan_run, desc, &plan, host);
+}
+
+clg_status clg_embedding_bag(clg_context *ctx, const clg_embedding_bag_desc *desc, const void *table,
+                             size_t table_bytes, const void *indices, size_t indices_bytes, const void *bags,
+                             size_t bags_bytes, const void *weights, size_t weights_bytes, void *output,
+                             size_t output_bytes)
+{
+    if (!ctx) {
+        clg_clear_error();
+        return clg_fail(CLG_ERR_NULL_ARGUMENT, "ctx is NULL");
+    }
+    return run_on_host(ctx, desc, table, table_bytes, indices, indices_bytes, bags, bags_bytes, weights, weights_bytes,
+                       output, output_bytes);
 }
 
 clg_status clg_embedding_bag_reference(const clg_embedding_bag_desc *desc, const void *table, size_t table_bytes,
                                        const void *indices, size_t indices_bytes, const void *bags, size_t bags_bytes,
                                        const void *weights, size_t weights_bytes, void *output, size_t output_bytes)
 {
-    clg_embedding_bag_plan plan;
-    const clg_host_buffer host[] = {{table, table_bytes},
-                                    {indices, indices_bytes},
-                                    {bags, bags_bytes},
-                                    {weights, weights_bytes},
-                                    {output, output_bytes}};
-    return clg_planned_reference(plan_run, desc, &plan, host);
+    return run_on_host(NULL, desc, table, table_bytes, indices, indices_bytes, bags, bags_bytes, weights, weights_bytes,
+                       output, output_bytes);
 }
