@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Guard bytes around every tensor of an enqueue call: a multiple of every element size. */
-#define GUARD 64
+#define GUARD BAG_GUARD
 
 clg_tensor_desc bag_tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1)
 {
@@ -27,8 +26,7 @@ static cl_mem guarded_buffer(cl_context cl, const void *data, size_t bytes)
     return mem;
 }
 
-/* The enqueue call on ctx; out_region (GUARD + out_bytes + GUARD) gets the output buffer back. */
-static clg_status run_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_region, int deferred)
+clg_status bag_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_region, int deferred)
 {
     cl_context cl = clg_context_cl_context(ctx);
     cl_command_queue queue = clg_context_cl_queue(ctx);
@@ -111,14 +109,14 @@ void bag_check_all_paths(const bag_case *c, const void *expected, clg_status wan
         snprintf(path, sizeof path, "synchronous call, %s mapping", support_mappings[m]);
         expect_status(st, want, fragment, path, name);
         expect_output(out, reference, bytes, want, path, name);
-        st = run_enqueue(ctx, c, region, 0);
+        st = bag_enqueue(ctx, c, region, 0);
         snprintf(path, sizeof path, "enqueue call, %s mapping", support_mappings[m]);
         expect_status(st, want, fragment, path, name);
         expect_output(region + GUARD, reference, bytes, want, path, name);
         ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
     }
     support_use_mapping(ctx, NULL);
-    st = run_enqueue(deferring_context(), c, region, 1);
+    st = bag_enqueue(deferring_context(), c, region, 1);
     expect_status(st, want, fragment, "deferred enqueue call", name);
     expect_output(region + GUARD, reference, bytes, want, "deferred enqueue call", name);
     ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);

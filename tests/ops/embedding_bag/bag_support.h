@@ -13,6 +13,14 @@ typedef struct bag_case {
     size_t table_bytes, index_bytes, bags_bytes, weights_bytes, out_bytes;
 } bag_case;
 
+/* Guard bytes around every tensor of bag_enqueue: a multiple of every element size. */
+#define BAG_GUARD 64
+
+/* The enqueue call on ctx, each tensor inside a cl_mem between BAG_GUARD poison bytes; out_region
+ * (BAG_GUARD + out_bytes + BAG_GUARD) gets the output buffer back. With `deferred`, the status is the
+ * one clg_deferred_status then gives. */
+clg_status bag_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_region, int deferred);
+
 /* A 1-D or 2-D shape into a tensor descriptor. */
 clg_tensor_desc bag_tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1);
 

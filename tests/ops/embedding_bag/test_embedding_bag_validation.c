@@ -4,6 +4,7 @@
  * leave [0, L] or (torch) do not start at 0, segment ids out of range or unsorted; the first bad value
  * in the documented order is the one named, through every entry point, deferred calls included. */
 #include "bag_support.h"
+#include "testing/testing.h"
 
 #include <stdlib.h>
 
@@ -320,10 +321,53 @@ START_TEST(buffers)
 }
 END_TEST
 
+/* Verify mode: the synchronous and the enqueue calls succeed with the reference's output; with one bit of
+ * the device's result flipped on its way back they fail with CLG_ERR_VERIFY_MISMATCH and write nothing. */
+START_TEST(verify_mode)
+{
+    for (int k = 0; k < 10; ++k) table[k] = (float)k / 4;
+    const int64_t indices[] = {0, 4, 2, 3}, offsets[] = {0, 1};
+    bag_case c = {.desc = torch_desc(),
+                  .table = table,
+                  .table_bytes = sizeof table,
+                  .indices = indices,
+                  .index_bytes = sizeof indices,
+                  .bags = offsets,
+                  .bags_bytes = sizeof offsets,
+                  .out_bytes = 16};
+    c.desc.mode = CLG_BAG_MEAN;
+    unsigned char want[16], got[16], region[16 + 2 * BAG_GUARD];
+    ck_assert_int_eq(clg_embedding_bag_reference(&c.desc, table, sizeof table, indices, sizeof indices, offsets,
+                                                 sizeof offsets, NULL, 0, want, sizeof want),
+                     CLG_SUCCESS);
+    clg_context *ctx = NULL;
+    ck_assert_int_eq(clg_context_create_default(NULL, CLG_CONTEXT_VERIFY, &ctx), CLG_SUCCESS);
+    for (int corrupt = 0; corrupt <= 1; ++corrupt) {
+        clg_testing_corrupt_verify_readback(ctx, corrupt);
+        const clg_status expected = corrupt ? CLG_ERR_VERIFY_MISMATCH : CLG_SUCCESS;
+        memset(got, POISON_BYTE, sizeof got);
+        ck_assert_int_eq(clg_embedding_bag(ctx, &c.desc, table, sizeof table, indices, sizeof indices, offsets,
+                                           sizeof offsets, NULL, 0, got, sizeof got),
+                         expected);
+        ck_assert_int_eq(bag_enqueue(ctx, &c, region, 0), expected);
+        if (corrupt) {
+            ck_assert_msg(strstr(clg_last_error_message(), "on the device but"), "%s", clg_last_error_message());
+            ck_assert(support_all_poison(got, sizeof got));
+            ck_assert(support_all_poison(region, sizeof region));
+        } else {
+            ck_assert_mem_eq(got, want, sizeof want);
+            ck_assert_mem_eq(region + BAG_GUARD, want, sizeof want);
+        }
+    }
+    clg_context_release(ctx);
+}
+END_TEST
+
 int main(void)
 {
     return support_run_tests("embedding_bag_validation", 600,
                              SUPPORT_TESTS(null_descriptor_and_choices, types_and_inputs, attributes_of_other_presets,
                                            shapes_and_rows, hostile_indices, packed_index_named_by_bag_and_place,
-                                           bad_offsets, bad_segment_ids, first_of_many_bad_values, buffers));
+                                           bad_offsets, bad_segment_ids, first_of_many_bad_values, buffers,
+                                           verify_mode));
 }
