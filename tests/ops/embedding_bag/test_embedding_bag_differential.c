@@ -240,4 +240,67 @@ START_TEST(random_cases)
 }
 END_TEST
 
-int main(void) { return support_run_tests("embedding_bag_differential", 1200, SUPPORT_TESTS(random_cases)); }
+/* Large cases, so that the grid-stride loops of the adjacent mapping (more bags than one grid, rows wider
+ * than a work-group) and the runs mapping's column chunks of wide rows (not a multiple of 8) all run:
+ * 5000 bags of rows of 300 values, in each form. */
+START_TEST(large_cases)
+{
+    const support_random_setup setup = support_random_from_environment("embedding_bag_differential", 0xEB0018ull);
+    support_rng rng = {setup.seed};
+    static const clg_embedding_bag_preset presets[] = {CLG_TORCH_EMBEDDING_BAG, CLG_OV_EMBEDDING_SEGMENTS_SUM_3,
+                                                       CLG_OV_EMBEDDING_BAG_PACKED_15};
+    const int64_t N = 1000, D = 300, B = 5000, K = 4, L = B * K;
+    for (int k = 0; k < 3; ++k) {
+        random_case r;
+        memset(&r, 0, sizeof r);
+        clg_embedding_bag_desc *d = &r.c.desc;
+        d->preset = presets[k];
+        const clg_dtype type = k == 1 ? CLG_F16 : CLG_F32;
+        const size_t es = clg_dtype_size(type);
+        d->table = bag_tensor(type, 2, N, D);
+        d->indices = bag_tensor(CLG_I32, 1, L, 0);
+        r.indices = malloc((size_t)L * 4);
+        r.bags = malloc((size_t)L * 8);
+        r.table = malloc((size_t)(N * D) * es);
+        ck_assert(r.indices && r.bags && r.table);
+        for (int64_t i = 0; i < L; ++i) ((int32_t *)r.indices)[i] = (int32_t)support_below(&rng, (uint64_t)N);
+        fill_values(&rng, type, r.table, (uint64_t)(N * D), 0);
+        if (k == 0) { /* offsets, bags of 0 to 8, weights */
+            d->bag_form = CLG_BAG_OFFSETS;
+            d->offsets = bag_tensor(CLG_I64, 1, B, 0);
+            int64_t at = 0;
+            for (int64_t b = 0; b < B; ++b, at += (int64_t)support_below(&rng, 9))
+                ((int64_t *)r.bags)[b] = at < L ? at : L;
+            d->per_sample_weights = d->indices;
+            d->per_sample_weights.type = type;
+            r.weights = malloc((size_t)L * es);
+            ck_assert_ptr_nonnull(r.weights);
+            fill_values(&rng, type, r.weights, (uint64_t)L, 0);
+            r.c.bags_bytes = (size_t)B * 8;
+            r.c.weights_bytes = (size_t)L * es;
+        } else if (k == 1) { /* segments: the even ones hold 2K indices each, the odd ones none */
+            d->bag_form = CLG_BAG_SEGMENTS;
+            d->segment_ids = bag_tensor(CLG_I64, 1, L, 0);
+            d->num_segments = B;
+            for (int64_t i = 0; i < L; ++i) ((int64_t *)r.bags)[i] = i / (2 * K) * 2;
+            r.c.bags_bytes = (size_t)L * 8;
+        } else {
+            d->bag_form = CLG_BAG_PACKED;
+            d->mode = CLG_BAG_MEAN;
+            d->indices = bag_tensor(CLG_I32, 2, B, K);
+        }
+        r.c.table = r.table, r.c.table_bytes = (size_t)(N * D) * es;
+        r.c.indices = r.indices, r.c.index_bytes = (size_t)L * 4;
+        r.c.bags = k < 2 ? r.bags : NULL;
+        r.c.weights = r.weights;
+        r.c.out_bytes = (size_t)(B * D) * es;
+        bag_check_all_paths(&r.c, NULL, CLG_SUCCESS, NULL, clg_embedding_bag_preset_name(d->preset));
+        free_case(&r);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    return support_run_tests("embedding_bag_differential", 1200, SUPPORT_TESTS(random_cases, large_cases));
+}
