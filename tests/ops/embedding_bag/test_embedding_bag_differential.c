@@ -242,14 +242,16 @@ END_TEST
 
 /* Large cases, so that the grid-stride loops of the adjacent mapping (more bags than one grid, rows wider
  * than a work-group) and the runs mapping's column chunks of wide rows (not a multiple of 8) all run:
- * 5000 bags of rows of 300 values, in each form. */
+ * 5000 bags (scaled) of rows of 300 values, in each form. */
 START_TEST(large_cases)
 {
     const support_random_setup setup = support_random_from_environment("embedding_bag_differential", 0xEB0018ull);
     support_rng rng = {setup.seed};
     static const clg_embedding_bag_preset presets[] = {CLG_TORCH_EMBEDDING_BAG, CLG_OV_EMBEDDING_SEGMENTS_SUM_3,
                                                        CLG_OV_EMBEDDING_BAG_PACKED_15};
-    const int64_t N = 1000, D = 300, B = 5000, K = 4, L = B * K;
+    /* rows and bags scale with CLGATHER_TEST_SCALE (simulators, sanitizers): 64 bags still outnumber a small grid */
+    const int64_t N = support_setup_scaled(&setup, 1000, 16), D = 300, B = support_setup_scaled(&setup, 5000, 64);
+    const int64_t K = 4, L = B * K;
     for (int k = 0; k < 3; ++k) {
         random_case r;
         memset(&r, 0, sizeof r);
