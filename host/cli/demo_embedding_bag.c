@@ -31,6 +31,14 @@ static const float torch_table[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 
     {                     \
         CLG_I64, 1, { n } \
     }
+/* PyTorch's documented call: 8 indices in two bags of the [10, 3] table */
+#define TORCH_DESC(mode_, ...)                                                                                \
+    {                                                                                                         \
+        .preset = CLG_TORCH_EMBEDDING_BAG, .bag_form = CLG_BAG_OFFSETS, .mode = mode_, .table = TABLE(10, 3), \
+        .indices = I64(8), .offsets = I64(2), __VA_ARGS__                                                     \
+    }
+#define TORCH_INPUT \
+    {1, 2, 4, 5, 4, 3, 2, 9}, { 0, 4 }
 
 static const demo_bag_case demo_cases[] = {
     {"openvino EmbeddingBagOffsetsSum-3: example (indices [0, 2, 3, 4], offsets [0, 2, 2], default_index 0, "
@@ -74,37 +82,19 @@ static const demo_bag_case demo_cases[] = {
      {0.5f, 0.5f, 0.5f, 0.5f},
      {-1.05, -1.2, -0.2, -0.6, -0.1, 0.4}},
     {"torch embedding_bag: documented call, mode mean (input [1, 2, 4, 5, 4, 3, 2, 9], offsets [0, 4])",
-     {.preset = CLG_TORCH_EMBEDDING_BAG,
-      .bag_form = CLG_BAG_OFFSETS,
-      .mode = CLG_BAG_MEAN,
-      .table = TABLE(10, 3),
-      .indices = I64(8),
-      .offsets = I64(2)},
+     TORCH_DESC(CLG_BAG_MEAN),
      torch_table,
-     {1, 2, 4, 5, 4, 3, 2, 9},
-     {0, 4},
+     TORCH_INPUT,
      {0},
      {10, 11, 12, 14.5, 15.5, 16.5}},
     {"torch embedding_bag: documented call, mode max",
-     {.preset = CLG_TORCH_EMBEDDING_BAG,
-      .bag_form = CLG_BAG_OFFSETS,
-      .mode = CLG_BAG_MAX,
-      .table = TABLE(10, 3),
-      .indices = I64(8),
-      .offsets = I64(2)},
+     TORCH_DESC(CLG_BAG_MAX),
      torch_table,
-     {1, 2, 4, 5, 4, 3, 2, 9},
-     {0, 4},
+     TORCH_INPUT,
      {0},
      {16, 17, 18, 28, 29, 30}},
     {"torch EmbeddingBag: padding_idx example (input [2, 2, 2, 2, 4, 3, 2, 9], padding_idx 2, mode sum)",
-     {.preset = CLG_TORCH_EMBEDDING_BAG,
-      .bag_form = CLG_BAG_OFFSETS,
-      .table = TABLE(10, 3),
-      .indices = I64(8),
-      .offsets = I64(2),
-      .has_padding_idx = 1,
-      .padding_idx = 2},
+     TORCH_DESC(CLG_BAG_SUM, .has_padding_idx = 1, .padding_idx = 2),
      torch_table,
      {2, 2, 2, 2, 4, 3, 2, 9},
      {0, 4},
