@@ -232,7 +232,7 @@ typedef struct clg_context clg_context;
 /** Context flags. */
 #define CLG_CONTEXT_VERIFY       0x1u /**< recompute every OpenCL result with the CPU reference, compare */
 /** The deferred error policy: enqueue calls whose inputs are checked on the device (Gather,
- *  GatherElements and GatherND under the error policy, GatherTree) never wait for the device. The
+ *  GatherElements and GatherND under the error policy, GatherTree, EmbeddingBag) never wait for the device. The
  *  check and the kernels run back to back on the queue, the kernels write nothing when the check
  *  fails, and the call's status is learned later with clg_deferred_status. The environment variable
  *  CLGATHER_DEFER_ERRORS=1 also sets it. Verify mode waits anyway; the synchronous calls always report
@@ -262,7 +262,8 @@ CLG_API void clg_context_release(clg_context *ctx);
 /** The status of enqueue calls made under CLG_CONTEXT_DEFER_ERRORS.
  *   - event: a call's out-event. Waits for it, then returns the call's status: CLG_SUCCESS, or the
  *     failure the blocking policy would have returned at once (CLG_ERR_INDEX_OUT_OF_RANGE,
- *     CLG_ERR_INVALID_PARENT, CLG_ERR_INVALID_SEQ_LEN), with the same message naming the first bad
+ *     CLG_ERR_INVALID_PARENT, CLG_ERR_INVALID_SEQ_LEN, CLG_ERR_INVALID_OFFSETS,
+ *     CLG_ERR_INVALID_SEGMENT_IDS), with the same message naming the first bad
  *     value, its position and, for GatherTree, batch, time and beam. The output was left untouched.
  *   - NULL: waits for every deferred call of the context not yet settled and returns the first
  *     failure in enqueue order (CLG_SUCCESS if none); later failures stay for a later query.
