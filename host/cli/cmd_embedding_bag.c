@@ -1,6 +1,7 @@
 /* clgather embedding-bag: one EmbeddingBag over .npy files. The bag form follows from the files given:
  * --offsets (offsets form), --segment-ids with --num-segments (segments form), neither (packed: 2-D
- * indices). Tables of f32, f16 or f64 (NumPy has no bf16). */
+ * indices). Tables of f32, f16 or f64; bf16 tables, weights and outputs travel as uint16 files of their
+ * bits (--table-type bf16), since NumPy has no bf16. */
 #include "cli_args.h"
 #include "cli_error.h"
 #include "commands.h"
@@ -11,6 +12,7 @@
 enum {
     OPT_OP,
     OPT_TABLE,
+    OPT_TABLE_TYPE,
     OPT_INDICES,
     OPT_OFFSETS,
     OPT_SEGMENT_IDS,
@@ -82,6 +84,15 @@ static int read_inputs(cli_option *o, clg_embedding_bag_desc *desc, cli_tensor i
     if (desc->bag_form == CLG_BAG_OFFSETS) desc->offsets = cli_tensor_desc(&in[INPUT_BAGS]);
     if (desc->bag_form == CLG_BAG_SEGMENTS) desc->segment_ids = cli_tensor_desc(&in[INPUT_BAGS]);
     if (o[OPT_WEIGHTS].value) desc->per_sample_weights = cli_tensor_desc(&in[INPUT_WEIGHTS]);
+    if (!o[OPT_TABLE_TYPE].value) return 0;
+    if (strcmp(o[OPT_TABLE_TYPE].value, "bf16") != 0)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --table-type takes only bf16 (uint16 bits), not '%s'", command,
+                        o[OPT_TABLE_TYPE].value);
+    if (in[INPUT_TABLE].type != CLG_U16)
+        return cli_fail(CLI_EXIT_REFUSED, "table '%s' holds %s; a bf16 table is stored as u16 bits", o[OPT_TABLE].value,
+                        clg_dtype_name(in[INPUT_TABLE].type));
+    desc->table.type = CLG_BF16;
+    if (o[OPT_WEIGHTS].value && in[INPUT_WEIGHTS].type == CLG_U16) desc->per_sample_weights.type = CLG_BF16;
     return 0;
 }
 
@@ -97,7 +108,9 @@ static int run_embedding_bag(cli_option *o, cli_tensor in[INPUT_COUNT], cli_tens
     if (st != CLG_SUCCESS)
         return cli_fail_status(st, "%s %s on table '%s' and indices '%s'", command, o[OPT_OP].value, o[OPT_TABLE].value,
                                o[OPT_INDICES].value);
-    if (cli_tensor_alloc(output, desc.table.type, out_rank, out_shape, "output") != 0) return CLI_EXIT_REFUSED;
+    /* bf16 results are written as their uint16 bits */
+    const clg_dtype out_type = desc.table.type == CLG_BF16 ? CLG_U16 : desc.table.type;
+    if (cli_tensor_alloc(output, out_type, out_rank, out_shape, "output") != 0) return CLI_EXIT_REFUSED;
     clg_context *ctx = NULL;
     if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
     clg_device_info info;
@@ -118,6 +131,7 @@ int cmd_embedding_bag(int argc, char **argv)
     cli_option options[OPT_COUNT] = {
         [OPT_OP] = {"op", 1, NULL},
         [OPT_TABLE] = {"table", 1, NULL},
+        [OPT_TABLE_TYPE] = {"table-type", 1, NULL},
         [OPT_INDICES] = {"indices", 1, NULL},
         [OPT_OFFSETS] = {"offsets", 1, NULL},
         [OPT_SEGMENT_IDS] = {"segment-ids", 1, NULL},

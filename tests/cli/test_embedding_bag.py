@@ -108,6 +108,19 @@ for k in range(6):
     got = bag(args, f"random case {k}")
     check(got is not None and got.tobytes() == want.tobytes(), f"random case {k} ({mode}): {got} vs {want}")
 
+# bf16 as uint16 bits: the torch table (integers, exact in bf16), weights 0.5 and 2; sums exact too
+bits = lambda a: (np.asarray(a, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+bf_table = save("bf_table.npy", bits(tt))
+bf_w = save("bf_w.npy", bits([0.5, 2, 0.5, 2, 0.5, 2, 0.5, 2]))
+got = bag(["--op", "torch-embedding-bag", "--table", bf_table, "--table-type", "bf16", "--indices", inp, "--offsets",
+           off, "--weights", bf_w], "bf16 table and weights")
+want = numpy_bags(tt, np.load(inp), [(0, 4), (4, 8)], weights=np.array([0.5, 2, 0.5, 2, 0.5, 2, 0.5, 2], np.float32))
+check(got is not None and got.dtype == np.uint16 and np.array_equal(got, bits(want)), f"bf16: {got} vs {bits(want)}")
+bag(["--op", "torch-embedding-bag", "--table", torch_table, "--table-type", "bf16", "--indices", inp, "--offsets",
+     off], "bf16 from an f32 file", None, 1, "a bf16 table is stored as u16 bits")
+bag(["--op", "torch-embedding-bag", "--table", bf_table, "--table-type", "f8", "--indices", inp, "--offsets", off],
+    "unknown table type", None, 2, "--table-type takes only bf16")
+
 # refusals: exit 1 with the library's detail, no output file
 bad_off = save("bad_off.npy", np.array([0, 3, 2], np.int32))
 bag(["--op", "ov-embedding-bag-offsets-3", "--table", ov_table, "--indices", ov_idx, "--offsets", bad_off],
