@@ -2,7 +2,9 @@
  * clgather: the Gather family of tensor operations (ONNX Gather 1/11/13, OpenVINO Gather-1/7/8; ONNX
  * GatherElements 11/13, OpenVINO GatherElements-6; ONNX GatherND 11/12/13, OpenVINO GatherND-5/8;
  * OpenVINO GatherTree-1; and a dequantizing gather of 4- and 8-bit tables in ONNX Runtime's, ggml's
- * and OpenVINO's layouts) as OpenCL kernels, with a CPU reference of identical semantics.
+ * and OpenVINO's layouts; EmbeddingBag: OpenVINO EmbeddingBagOffsets(Sum)-3/15, EmbeddingBagPacked(Sum)-3/15,
+ * EmbeddingSegmentsSum-3 and PyTorch's embedding_bag) as OpenCL kernels, with a CPU reference of
+ * identical semantics.
  *
  * Conventions used throughout this header:
  *  - Every function returns a clg_status. CLG_SUCCESS is 0. OpenCL error codes (negative, -1..-999 and
@@ -138,6 +140,21 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_TUNING        (-2044)
 /** A file clgather was asked to write (a tuning profile) could not be written; the message names it. */
 #define CLG_ERR_IO                    (-2045)
+/** EmbeddingBag: the mode is not a clg_bag_mode, or not one the preset allows (OpenVINO's -3 presets
+ *  and ov-embedding-segments-sum-3: sum; the -15 presets: sum or mean; torch-embedding-bag: sum, mean
+ *  or max), or per_sample_weights are given with a mode other than sum. */
+#define CLG_ERR_INVALID_MODE          (-2060)
+/** EmbeddingBag: the bag form is not a clg_bag_form, or not one the preset takes. */
+#define CLG_ERR_INVALID_BAG_FORM      (-2061)
+/** EmbeddingBag: an offset lies outside [0, len(indices)], is smaller than the one before it, or (torch)
+ *  offsets[0] is not 0; the message names the position and the value. */
+#define CLG_ERR_INVALID_OFFSETS       (-2062)
+/** EmbeddingBag: a segment id lies outside [0, num_segments) or is smaller than the one before it;
+ *  the message names the position and the value. */
+#define CLG_ERR_INVALID_SEGMENT_IDS   (-2063)
+/** An input the call needs is absent (EmbeddingBag: offsets for the offsets form, segment_ids for the
+ *  segments form). */
+#define CLG_ERR_INPUT_MISSING         (-2064)
 
 /** Name of a status code: "CLG_SUCCESS", "CLG_ERR_..." or an OpenCL name such as
  *  "CL_OUT_OF_RESOURCES". Never NULL; unknown codes give "unknown status". */
@@ -155,7 +172,7 @@ CLG_API const char *clg_version(void);
  *  loads the library at run time (the Python binding) can refuse a library it does not match. Values
  *  appended to an enum (before its _COUNT) leave it: every earlier value keeps its meaning, and a caller
  *  that names a new one to an older library gets that enum's "invalid" error, never a misreading. */
-#define CLGATHER_ABI_VERSION 1
+#define CLGATHER_ABI_VERSION 2
 
 /** CLGATHER_ABI_VERSION of the header the library was built from. */
 CLG_API int32_t clg_abi_version(void);
@@ -216,7 +233,7 @@ typedef struct clg_context clg_context;
 /** Context flags. */
 #define CLG_CONTEXT_VERIFY       0x1u /**< recompute every OpenCL result with the CPU reference, compare */
 /** The deferred error policy: enqueue calls whose inputs are checked on the device (Gather,
- *  GatherElements and GatherND under the error policy, GatherTree) never wait for the device. The
+ *  GatherElements and GatherND under the error policy, GatherTree, EmbeddingBag) never wait for the device. The
  *  check and the kernels run back to back on the queue, the kernels write nothing when the check
  *  fails, and the call's status is learned later with clg_deferred_status. The environment variable
  *  CLGATHER_DEFER_ERRORS=1 also sets it. Verify mode waits anyway; the synchronous calls always report
@@ -246,7 +263,8 @@ CLG_API void clg_context_release(clg_context *ctx);
 /** The status of enqueue calls made under CLG_CONTEXT_DEFER_ERRORS.
  *   - event: a call's out-event. Waits for it, then returns the call's status: CLG_SUCCESS, or the
  *     failure the blocking policy would have returned at once (CLG_ERR_INDEX_OUT_OF_RANGE,
- *     CLG_ERR_INVALID_PARENT, CLG_ERR_INVALID_SEQ_LEN), with the same message naming the first bad
+ *     CLG_ERR_INVALID_PARENT, CLG_ERR_INVALID_SEQ_LEN, CLG_ERR_INVALID_OFFSETS,
+ *     CLG_ERR_INVALID_SEGMENT_IDS), with the same message naming the first bad
  *     value, its position and, for GatherTree, batch, time and beam. The output was left untouched.
  *   - NULL: waits for every deferred call of the context not yet settled and returns the first
  *     failure in enqueue order (CLG_SUCCESS if none); later failures stay for a later query.
@@ -786,6 +804,123 @@ CLG_API clg_status clg_gather_quantized_reference(const clg_gather_quantized_des
                                                   size_t data_bytes, const void *indices, size_t indices_bytes,
                                                   const void *scales, size_t scales_bytes, const void *zero_points,
                                                   size_t zero_points_bytes, void *output, size_t output_bytes);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* EmbeddingBag                                                                                     */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Which EmbeddingBag specification the call follows (docs/semantics.md, "EmbeddingBag"). */
+typedef enum clg_embedding_bag_preset {
+    CLG_EMBEDDING_BAG_PRESET_INVALID = 0, /**< not a preset */
+    CLG_OV_EMBEDDING_BAG_OFFSETS_3 = 1,   /**< OpenVINO EmbeddingBagOffsetsSum-3: offsets, sum */
+    CLG_OV_EMBEDDING_BAG_OFFSETS_15,      /**< OpenVINO EmbeddingBagOffsets-15: offsets, sum or mean */
+    CLG_OV_EMBEDDING_BAG_PACKED_3,        /**< OpenVINO EmbeddingBagPackedSum-3: packed [B, K], sum */
+    CLG_OV_EMBEDDING_BAG_PACKED_15,       /**< OpenVINO EmbeddingBagPacked-15: packed, sum or mean */
+    CLG_OV_EMBEDDING_SEGMENTS_SUM_3,      /**< OpenVINO EmbeddingSegmentsSum-3: sorted segment ids, sum */
+    CLG_TORCH_EMBEDDING_BAG,              /**< torch.nn.functional.embedding_bag: offsets or packed; sum, mean, max */
+    CLG_EMBEDDING_BAG_PRESET_COUNT        /**< number of values, not a preset */
+} clg_embedding_bag_preset;
+
+/** Name of an EmbeddingBag preset ("ov-embedding-bag-offsets-3", "ov-embedding-bag-offsets-15",
+ *  "ov-embedding-bag-packed-3", "ov-embedding-bag-packed-15", "ov-embedding-segments-sum-3",
+ *  "torch-embedding-bag"), "invalid" if unknown. */
+CLG_API const char *clg_embedding_bag_preset_name(clg_embedding_bag_preset preset);
+/** Inverse of clg_embedding_bag_preset_name; CLG_EMBEDDING_BAG_PRESET_INVALID if unknown. */
+CLG_API clg_embedding_bag_preset clg_embedding_bag_preset_from_name(const char *name);
+
+/** How each bag's values are reduced. Sum is 0, so that a zero-initialised descriptor sums. */
+typedef enum clg_bag_mode {
+    CLG_BAG_SUM = 0,   /**< sum of w_i * x_i (w_i = 1 without per_sample_weights) */
+    CLG_BAG_MEAN,      /**< the sum divided by the bag's count */
+    CLG_BAG_MAX,       /**< the largest value, NaN if any is NaN (torch only) */
+    CLG_BAG_MODE_COUNT /**< number of values, not a mode */
+} clg_bag_mode;
+
+/** How the indices are grouped into bags. */
+typedef enum clg_bag_form {
+    CLG_BAG_FORM_INVALID = 0, /**< not a form */
+    CLG_BAG_OFFSETS = 1,      /**< indices [L] and offsets: bag b is indices[offsets[b] .. offsets[b+1]) */
+    CLG_BAG_PACKED,           /**< indices [B, K]: bag b is row b */
+    CLG_BAG_SEGMENTS,         /**< indices [L] and sorted segment_ids [L]: segment s holds the ids equal to s */
+    CLG_BAG_FORM_COUNT        /**< number of values, not a form */
+} clg_bag_form;
+
+/** Name of a mode ("sum", "mean", "max"), "invalid" if unknown. */
+CLG_API const char *clg_bag_mode_name(clg_bag_mode mode);
+/** Inverse of clg_bag_mode_name; CLG_BAG_MODE_COUNT (not a mode) if unknown. */
+CLG_API clg_bag_mode clg_bag_mode_from_name(const char *name);
+
+/** An EmbeddingBag: gather rows of a table by indices, and reduce each bag of them to one output row.
+ *  out[b, :] = reduce over the bag's indices i (in order) of table[indices[i], :], the table's trailing
+ *  dimensions flattened into a row. Output [B, table.shape[1:]...] of the table's type. Zero-initialise
+ *  it, then fill in. Accumulation: in f32 for f32, f16 and bf16 tables, in f64 for f64 tables, in bag
+ *  order, each product w_i * x_i rounded before it is added; the result rounded once to the table's
+ *  type. A bag with no index counted (empty, or only padding_idx) gives the default_index row where one
+ *  is given, else zeros. Every index must lie in [0, N) (no negative wrap), every offset in
+ *  [0, len(indices)] and not below the one before it, every segment id in [0, num_segments) and not below
+ *  the one before it; the first bad value fails the call (CLG_ERR_INDEX_OUT_OF_RANGE,
+ *  CLG_ERR_INVALID_OFFSETS, CLG_ERR_INVALID_SEGMENT_IDS), naming its position and value, output
+ *  untouched. The bag structure (offsets, segment ids) is checked before the indices. */
+typedef struct clg_embedding_bag_desc {
+    clg_embedding_bag_preset preset; /**< which specification the call follows */
+    clg_bag_form bag_form;           /**< offsets, packed or segments (each preset takes its own) */
+    clg_bag_mode mode;               /**< sum (0), mean or max, as the preset allows */
+    clg_tensor_desc table;           /**< f32, f16, bf16 or f64, rank 1..CLG_MAX_RANK: [N, ...] */
+    clg_tensor_desc indices;         /**< any integer type: [L] (offsets, segments) or [B, K] (packed) */
+    /** offsets form: [B] of any integer type ([B + 1] with include_last_offset); else absent (type 0) */
+    clg_tensor_desc offsets;
+    /** segments form: [L] of any integer type, sorted; else absent (type 0) */
+    clg_tensor_desc segment_ids;
+    /** optional (type 0: absent), sum only: the indices' shape and the table's type */
+    clg_tensor_desc per_sample_weights;
+    int64_t num_segments; /**< segments form: the number of output rows B, >= 0; else 0 */
+    int32_t
+        include_last_offset; /**< torch, offsets form: 1 if offsets holds B + 1 entries, the last ending the last bag */
+    int32_t has_default_index; /**< OpenVINO presets: 1 if default_index is given */
+    /** OpenVINO: the row that fills empty bags, in [0, N), or negative for zeros (OpenVINO's -1) */
+    int64_t default_index;
+    int32_t has_padding_idx; /**< torch: 1 if padding_idx is given */
+    /** torch: entries equal to it contribute nothing and are not counted; in [-N, N), negative meaning N + it */
+    int64_t padding_idx;
+} clg_embedding_bag_desc;
+
+/** Validate a descriptor and give the output shape ([B] followed by table.shape[1:]); out_shape must
+ *  hold CLG_MAX_OUTPUT_RANK entries. The output type is the table's. */
+CLG_API clg_status clg_embedding_bag_output_shape(const clg_embedding_bag_desc *desc, int32_t *out_rank,
+                                                  int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
+
+/** Validate a descriptor and give the byte size of each input and of the output; bags_bytes is the
+ *  size of the offsets or the segment ids (0 for the packed form), weights_bytes that of
+ *  per_sample_weights (0 when absent). Any pointer may be NULL. */
+CLG_API clg_status clg_embedding_bag_sizes(const clg_embedding_bag_desc *desc, uint64_t *table_bytes,
+                                           uint64_t *indices_bytes, uint64_t *bags_bytes, uint64_t *weights_bytes,
+                                           uint64_t *output_bytes);
+
+/** Enqueue an EmbeddingBag on the caller's queue, as clg_gather_enqueue does under the error policy:
+ *  everything is validated before anything is enqueued; a check kernel reads the offsets or segment ids
+ *  and the indices, and the call waits for its 4-byte verdict before the reduction is enqueued (on a
+ *  context with CLG_CONTEXT_DEFER_ERRORS it does not wait: the reduction is gated on the device, and
+ *  clg_deferred_status gives the call's status); verify mode waits and compares. bags is the offsets
+ *  or the segment ids buffer (NULL for the packed form), weights NULL when absent. Byte offsets: each a
+ *  multiple of its tensor's element size (CLG_ERR_MISALIGNED_OFFSET). */
+CLG_API clg_status clg_embedding_bag_enqueue(clg_context *ctx, const clg_embedding_bag_desc *desc,
+                                             cl_command_queue queue, cl_mem table, size_t table_offset, cl_mem indices,
+                                             size_t indices_offset, cl_mem bags, size_t bags_offset, cl_mem weights,
+                                             size_t weights_offset, cl_mem output, size_t output_offset,
+                                             cl_uint num_events, const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous EmbeddingBag over host memory (the CPU reference on a CPU-reference context). An absent
+ *  input takes NULL and 0 bytes; the output is written only on success. */
+CLG_API clg_status clg_embedding_bag(clg_context *ctx, const clg_embedding_bag_desc *desc, const void *table,
+                                     size_t table_bytes, const void *indices, size_t indices_bytes, const void *bags,
+                                     size_t bags_bytes, const void *weights, size_t weights_bytes, void *output,
+                                     size_t output_bytes);
+
+/** The CPU reference for EmbeddingBag: plain C over host memory, no OpenCL involved. */
+CLG_API clg_status clg_embedding_bag_reference(const clg_embedding_bag_desc *desc, const void *table,
+                                               size_t table_bytes, const void *indices, size_t indices_bytes,
+                                               const void *bags, size_t bags_bytes, const void *weights,
+                                               size_t weights_bytes, void *output, size_t output_bytes);
 
 #ifdef __cplusplus
 }

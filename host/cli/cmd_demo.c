@@ -5,6 +5,7 @@
 #include "cli_error.h"
 #include "commands.h"
 #include "demo_cases.h"
+#include "demo_embedding_bag.h"
 #include "demo_family.h"
 #include "demo_formula.h"
 #include "demo_quantized.h"
@@ -340,6 +341,7 @@ int cmd_demo(int argc, char **argv)
         count(&tally, run_gather_tree_case(ctx, number++, &demo_gather_tree_cases[i]));
     }
     number += demo_quantized_run(ctx, number, &tally.runs, &tally.passed);
+    number += demo_embedding_bag_run(ctx, number, &tally.runs, &tally.passed);
     clg_context_release(ctx);
     printf("\n%d of %d runs passed (%d examples) on %s", tally.passed, tally.runs, number - 1, info.device_name);
     if (tally.skipped) printf("; %d skipped: too large for the device", tally.skipped);

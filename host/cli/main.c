@@ -24,6 +24,11 @@ static const char usage_text[] =
     "                  [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
     "  clgather gather-quantized --gguf FILE --tensor NAME --indices I.npy [--gather-axis N]\n"
     "                  [--output-type f32|f16|bf16] [--oob error|zero|clamp] [--device SPEC] [--verify] --out OUT.npy\n"
+    "  clgather embedding-bag --op PRESET --table T.npy [--table-type bf16] --indices I.npy\n"
+    "                  [--offsets O.npy [--include-last-offset] | --segment-ids S.npy --num-segments N]\n"
+    "                  [--mode sum|mean|max] [--weights W.npy] [--default-index K] [--padding-idx K]\n"
+    "                  [--device SPEC] [--verify] --out OUT.npy   (no --offsets, no --segment-ids: packed 2-D "
+    "indices)\n"
     "  clgather gguf FILE   (a GGUF file's tensors: name, ggml type, shape, bytes)\n"
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
@@ -41,6 +46,9 @@ static const char usage_text[] =
     "  4-bit data and zero points are uint8 files of packed bytes (low nibble first) with their logical\n"
     "  shape in --data-shape / --zero-points-shape (default: the scales' shape), e.g. 4,32;\n"
     "  bf16 scales and outputs are uint16 files of their bits.\n"
+    "PRESET (embedding-bag): ov-embedding-bag-offsets-3 ov-embedding-bag-offsets-15 ov-embedding-bag-packed-3\n"
+    "  ov-embedding-bag-packed-15 ov-embedding-segments-sum-3 torch-embedding-bag; tables f32, f16 or f64,\n"
+    "  or bf16 as uint16 files of their bits (--table-type bf16: its weights and output too).\n"
     "SPEC: a device index from 'clgather devices', 'cpu' for the CPU reference, an implementation (pocl,\n"
     "  intel, rusticl, oclgrind, nvidia, amd), or a substring of the platform or device name; without --device, "
     "CLGATHER_DEVICE, else the first GPU, else the first device.\n"
@@ -66,6 +74,8 @@ int main(int argc, char **argv)
             rc = cmd_gather(rest, rest_argv);
         } else if (strcmp(command, "gather-elements") == 0) {
             rc = cmd_gather_elements(rest, rest_argv);
+        } else if (strcmp(command, "embedding-bag") == 0) {
+            rc = cmd_embedding_bag(rest, rest_argv);
         } else if (strcmp(command, "gather-nd") == 0) {
             rc = cmd_gather_nd(rest, rest_argv);
         } else if (strcmp(command, "gather-tree") == 0) {

@@ -137,6 +137,11 @@ const char *clg_status_string(clg_status status)
         CLG_NAME(CLG_ERR_INPUT_NOT_ALLOWED)
         CLG_NAME(CLG_ERR_INVALID_TUNING)
         CLG_NAME(CLG_ERR_IO)
+        CLG_NAME(CLG_ERR_INVALID_MODE)
+        CLG_NAME(CLG_ERR_INVALID_BAG_FORM)
+        CLG_NAME(CLG_ERR_INVALID_OFFSETS)
+        CLG_NAME(CLG_ERR_INVALID_SEGMENT_IDS)
+        CLG_NAME(CLG_ERR_INPUT_MISSING)
 #undef CLG_NAME
     default: break;
     }

@@ -42,13 +42,17 @@ static const clg_variant registry[CLG_VARIANT_COUNT] = {
                                     "adjacent mapping: each work-item dequant_piece_values of a unit"},
     [CLG_VARIANT_TREE] = {"tree", CLG_FAMILY_TREE, CLG_MAPPING_RUNS, "gather_tree.cl", "gather_tree", "",
                           "always: one work-item per (batch, beam) on every mapping"},
+    [CLG_VARIANT_BAG_RUNS] = {"bag-runs", CLG_FAMILY_EMBEDDING_BAG, CLG_MAPPING_RUNS, "embedding_bag.cl",
+                              "embedding_bag_runs", "", "runs mapping: one work-item per bag, 8 columns at a time"},
+    [CLG_VARIANT_BAG_COLUMNS] = {"bag-columns", CLG_FAMILY_EMBEDDING_BAG, CLG_MAPPING_ADJACENT, "embedding_bag.cl",
+                                 "embedding_bag_columns", "",
+                                 "adjacent mapping: one work-item per (column, bag), adjacent columns adjacent"},
 };
 
 static const char *const family_names[CLG_FAMILY_COUNT] = {
-    [CLG_FAMILY_ROWS] = "gather and gather-nd",
-    [CLG_FAMILY_ELEMENTS] = "gather-elements",
-    [CLG_FAMILY_QUANTIZED] = "gather-quantized",
-    [CLG_FAMILY_TREE] = "gather-tree",
+    [CLG_FAMILY_ROWS] = "gather and gather-nd",   [CLG_FAMILY_ELEMENTS] = "gather-elements",
+    [CLG_FAMILY_QUANTIZED] = "gather-quantized",  [CLG_FAMILY_TREE] = "gather-tree",
+    [CLG_FAMILY_EMBEDDING_BAG] = "embedding-bag",
 };
 
 const clg_variant *clg_variant_get(clg_variant_id id)

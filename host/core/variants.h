@@ -12,10 +12,11 @@
 
 /* Operations that share their variants. */
 typedef enum clg_variant_family {
-    CLG_FAMILY_ROWS = 0,  /* Gather and GatherND: whole rows (core/row_gather.h) */
-    CLG_FAMILY_ELEMENTS,  /* GatherElements */
-    CLG_FAMILY_QUANTIZED, /* the dequantizing gather */
-    CLG_FAMILY_TREE,      /* GatherTree */
+    CLG_FAMILY_ROWS = 0,      /* Gather and GatherND: whole rows (core/row_gather.h) */
+    CLG_FAMILY_ELEMENTS,      /* GatherElements */
+    CLG_FAMILY_QUANTIZED,     /* the dequantizing gather */
+    CLG_FAMILY_TREE,          /* GatherTree */
+    CLG_FAMILY_EMBEDDING_BAG, /* EmbeddingBag */
     CLG_FAMILY_COUNT
 } clg_variant_family;
 
@@ -32,6 +33,8 @@ typedef enum clg_variant_id {
     CLG_VARIANT_DEQUANT_WHOLE_SLABS,
     CLG_VARIANT_DEQUANT_PIECES,
     CLG_VARIANT_TREE,
+    CLG_VARIANT_BAG_RUNS,
+    CLG_VARIANT_BAG_COLUMNS,
     CLG_VARIANT_COUNT
 } clg_variant_id;
 

@@ -21,5 +21,11 @@ for device in [None, "cpu"]:
                    "ggml-q2_K", "ggml-q3_K", "ggml-q4_K", "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs", "ov-compressed"]:
         check(f"{layout} " in out and "dequantizing gather: " + layout in out,
               f"demo on {device} shows a {layout} example")
+    for example in ["EmbeddingBagOffsetsSum-3: example", "EmbeddingBagPackedSum-3: example",
+                    "EmbeddingSegmentsSum-3: example", "torch embedding_bag: documented call, mode mean",
+                    "torch embedding_bag: documented call, mode max", "torch EmbeddingBag: padding_idx example"]:
+        check("embedding bag: openvino " + example in out or "embedding bag: " + example in out,
+              f"demo on {device} shows {example}")
+    check(out.count("= reference = the spec's values") == 6, f"demo on {device}: every EmbeddingBag example passes")
 expect_status(["demo", "--device", "no-such-device-xyz"], 1, "demo on an unknown device", "CLG_ERR_NO_DEVICE")
 finish()

@@ -1,0 +1,165 @@
+#include "demo_embedding_bag.h"
+
+#include "cli_error.h"
+#include "tensor.h"
+#include "tensor_format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { BAG_MAX_VALUES = 30, BAG_MAX_INDICES = 8 };
+
+typedef struct demo_bag_case {
+    const char *title;
+    clg_embedding_bag_desc desc;
+    const float *table;
+    int64_t indices[BAG_MAX_INDICES];
+    int64_t bags[BAG_MAX_INDICES]; /* offsets or segment ids */
+    float weights[BAG_MAX_INDICES];
+    double expected[BAG_MAX_VALUES]; /* as the spec prints them (to 1e-6), or exact */
+} demo_bag_case;
+
+static const float ov_table[] = {-0.2f, -0.6f, -0.1f, -0.4f, -1.9f, -1.8f, -1.f, 1.5f, 0.8f, -0.7f};
+static const float torch_table[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
+
+#define TABLE(n, d)          \
+    {                        \
+        CLG_F32, 2, { n, d } \
+    }
+#define I64(n)            \
+    {                     \
+        CLG_I64, 1, { n } \
+    }
+/* PyTorch's documented call: 8 indices in two bags of the [10, 3] table */
+#define TORCH_DESC(mode_, ...)                                                                                \
+    {                                                                                                         \
+        .preset = CLG_TORCH_EMBEDDING_BAG, .bag_form = CLG_BAG_OFFSETS, .mode = mode_, .table = TABLE(10, 3), \
+        .indices = I64(8), .offsets = I64(2), __VA_ARGS__                                                     \
+    }
+#define TORCH_INPUT \
+    {1, 2, 4, 5, 4, 3, 2, 9}, { 0, 4 }
+
+static const demo_bag_case demo_cases[] = {
+    {"openvino EmbeddingBagOffsetsSum-3: example (indices [0, 2, 3, 4], offsets [0, 2, 2], default_index 0, "
+     "weights 0.5)",
+     {.preset = CLG_OV_EMBEDDING_BAG_OFFSETS_3,
+      .bag_form = CLG_BAG_OFFSETS,
+      .table = TABLE(5, 2),
+      .indices = I64(4),
+      .offsets = I64(3),
+      .per_sample_weights = {CLG_F32, 1, {4}},
+      .has_default_index = 1},
+     ov_table,
+     {0, 2, 3, 4},
+     {0, 2, 2},
+     {0.5f, 0.5f, 0.5f, 0.5f},
+     {-1.05, -1.2, -0.2, -0.6, -0.1, 0.4}},
+    {"openvino EmbeddingBagPackedSum-3: example (indices [[0, 2], [1, 2], [3, 4]], weights 0.5)",
+     {.preset = CLG_OV_EMBEDDING_BAG_PACKED_3,
+      .bag_form = CLG_BAG_PACKED,
+      .table = TABLE(5, 2),
+      .indices = {CLG_I64, 2, {3, 2}},
+      .per_sample_weights = {CLG_F32, 2, {3, 2}}},
+     ov_table,
+     {0, 2, 1, 2, 3, 4},
+     {0},
+     {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f},
+     {-1.05, -1.2, -1., -1.1, -0.1, 0.4}},
+    {"openvino EmbeddingSegmentsSum-3: example (indices [0, 2, 3, 4], segment_ids [0, 0, 2, 2], num_segments 3, "
+     "default_index 0, weights 0.5)",
+     {.preset = CLG_OV_EMBEDDING_SEGMENTS_SUM_3,
+      .bag_form = CLG_BAG_SEGMENTS,
+      .table = TABLE(5, 2),
+      .indices = I64(4),
+      .segment_ids = I64(4),
+      .per_sample_weights = {CLG_F32, 1, {4}},
+      .num_segments = 3,
+      .has_default_index = 1},
+     ov_table,
+     {0, 2, 3, 4},
+     {0, 0, 2, 2},
+     {0.5f, 0.5f, 0.5f, 0.5f},
+     {-1.05, -1.2, -0.2, -0.6, -0.1, 0.4}},
+    {"torch embedding_bag: documented call, mode mean (input [1, 2, 4, 5, 4, 3, 2, 9], offsets [0, 4])",
+     TORCH_DESC(CLG_BAG_MEAN),
+     torch_table,
+     TORCH_INPUT,
+     {0},
+     {10, 11, 12, 14.5, 15.5, 16.5}},
+    {"torch embedding_bag: documented call, mode max",
+     TORCH_DESC(CLG_BAG_MAX),
+     torch_table,
+     TORCH_INPUT,
+     {0},
+     {16, 17, 18, 28, 29, 30}},
+    {"torch EmbeddingBag: padding_idx example (input [2, 2, 2, 2, 4, 3, 2, 9], padding_idx 2, mode sum)",
+     TORCH_DESC(CLG_BAG_SUM, .has_padding_idx = 1, .padding_idx = 2),
+     torch_table,
+     {2, 2, 2, 2, 4, 3, 2, 9},
+     {0, 4},
+     {0},
+     {0, 0, 0, 51, 54, 57}},
+};
+
+/* Whether every output value is the expected one to within 1e-6 (the specs print rounded decimals). */
+static int matches(const float *out, const double *expected, uint64_t count)
+{
+    for (uint64_t i = 0; i < count; ++i) {
+        const double difference = out[i] - expected[i], size = expected[i] < 0 ? -expected[i] : expected[i];
+        const double allowed = 1e-6 * (size > 1 ? size : 1);
+        if (!(difference <= allowed && -difference <= allowed)) return 0; /* a NaN fails too */
+    }
+    return 1;
+}
+
+static int run_case(clg_context *ctx, int number, const demo_bag_case *c)
+{
+    printf("[%2d] embedding bag: %s\n", number, c->title);
+    uint64_t table_bytes = 0, index_bytes = 0, bags_bytes = 0, weights_bytes = 0, out_bytes = 0;
+    int32_t rank = 0;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    cli_tensor output = {0}, reference = {0};
+    char problem[1024] = "";
+    clg_status st = clg_embedding_bag_output_shape(&c->desc, &rank, shape);
+    if (st == CLG_SUCCESS)
+        st = clg_embedding_bag_sizes(&c->desc, &table_bytes, &index_bytes, &bags_bytes, &weights_bytes, &out_bytes);
+    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_sizes");
+    const void *weights = weights_bytes ? c->weights : NULL;
+    if (st == CLG_SUCCESS && cli_tensor_alloc(&output, CLG_F32, rank, shape, "output") == 0 &&
+        cli_tensor_alloc(&reference, CLG_F32, rank, shape, "reference output") == 0) {
+        st = clg_embedding_bag(ctx, &c->desc, c->table, table_bytes, c->indices, index_bytes, c->bags, bags_bytes,
+                               weights, weights_bytes, output.bytes, output.byte_size);
+        if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag");
+        const clg_status ref_st =
+            clg_embedding_bag_reference(&c->desc, c->table, table_bytes, c->indices, index_bytes, c->bags, bags_bytes,
+                                        weights, weights_bytes, reference.bytes, reference.byte_size);
+        if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_embedding_bag_reference");
+    }
+    cli_take_failure(problem, sizeof problem);
+    if (!problem[0] && memcmp(output.bytes, reference.bytes, output.byte_size) != 0)
+        snprintf(problem, sizeof problem, "differs from the CPU reference");
+    else if (!problem[0] && !matches((const float *)output.bytes, c->expected, output.count))
+        snprintf(problem, sizeof problem, "differs from the spec's values");
+    if (output.bytes) {
+        printf("     %-9s", "output");
+        cli_print_tensor(stdout, &output, BAG_MAX_VALUES);
+        printf("\n");
+    }
+    printf("     %-12s %s\n", clg_embedding_bag_preset_name(c->desc.preset),
+           problem[0] ? "FAIL" : "PASS  = reference = the spec's values");
+    if (problem[0]) printf("     %s\n", problem);
+    cli_tensor_free(&reference);
+    cli_tensor_free(&output);
+    return problem[0] == '\0';
+}
+
+int demo_embedding_bag_run(clg_context *ctx, int first_number, int *runs, int *passed)
+{
+    const int count = (int)(sizeof demo_cases / sizeof demo_cases[0]);
+    for (int i = 0; i < count; ++i) {
+        *runs += 1;
+        *passed += run_case(ctx, first_number + i, &demo_cases[i]);
+    }
+    return count;
+}

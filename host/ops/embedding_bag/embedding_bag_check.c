@@ -1,0 +1,174 @@
+#include "ops/embedding_bag/embedding_bag_check.h"
+
+#include "core/index_value.h"
+#include "core/launch.h"
+#include "core/status.h"
+#include "ops/embedding_bag/embedding_bag_launch.h"
+#include "ops/embedding_bag/embedding_bag_values.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+/* Positions the checks read: the bag structure's values, then the indices. */
+static uint64_t checked_positions(const clg_embedding_bag_plan *p) { return p->bags_count + p->L; }
+
+/* The failure at position `pos` (bag structure first, then indices), clamped values as the kernel sees them. */
+static clg_bag_failure judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos)
+{
+    if (pos >= p->bags_count) {
+        const int64_t v = clg_bag_read_int(inputs[1], p->index_type, pos - p->bags_count);
+        return v < 0 || (uint64_t)v >= p->N ? CLG_BAG_INDEX_OUT_OF_RANGE : CLG_BAG_VALID;
+    }
+    const int64_t v = clg_bag_read_int(inputs[2], p->bags_type, pos);
+    const int64_t prev = pos > 0 ? clg_bag_read_int(inputs[2], p->bags_type, pos - 1) : 0;
+    if (p->form == CLG_BAG_OFFSETS) {
+        if (v < 0 || (uint64_t)v > p->L) return CLG_BAG_OFFSET_OUT_OF_RANGE;
+        if (pos == 0 && p->offsets_start_at_zero && v != 0) return CLG_BAG_OFFSET_NOT_ZERO;
+        return pos > 0 && v < prev ? CLG_BAG_OFFSET_DECREASES : CLG_BAG_VALID;
+    }
+    if (v < 0 || (uint64_t)v >= p->B) return CLG_BAG_SEGMENT_OUT_OF_RANGE;
+    return pos > 0 && v < prev ? CLG_BAG_SEGMENT_DECREASES : CLG_BAG_VALID;
+}
+
+/* The message and status of a failure at checked position pos, with the value there and the one
+ * before it in the same tensor. */
+static clg_status failure_status(const clg_embedding_bag_plan *p, clg_bag_failure failure, uint64_t pos,
+                                 clg_integer value, clg_integer prev)
+{
+    char v[32], w[32];
+    clg_integer_format(value, v, sizeof v);
+    clg_integer_format(prev, w, sizeof w);
+    const char *name = p->bags_name;
+    switch (failure) {
+    case CLG_BAG_OFFSET_OUT_OF_RANGE:
+        return clg_fail(CLG_ERR_INVALID_OFFSETS,
+                        "offsets[%" PRIu64 "] = %s is outside [0, %" PRIu64 "] (the number of indices)", pos, v, p->L);
+    case CLG_BAG_OFFSET_NOT_ZERO:
+        return clg_fail(CLG_ERR_INVALID_OFFSETS, "offsets[0] = %s: preset %s needs the first offset to be 0", v,
+                        clg_embedding_bag_preset_name(p->preset));
+    case CLG_BAG_OFFSET_DECREASES:
+    case CLG_BAG_SEGMENT_DECREASES:
+        return clg_fail(failure == CLG_BAG_OFFSET_DECREASES ? CLG_ERR_INVALID_OFFSETS : CLG_ERR_INVALID_SEGMENT_IDS,
+                        "%s[%" PRIu64 "] = %s is less than %s[%" PRIu64 "] = %s: they must not decrease", name, pos, v,
+                        name, pos - 1, w);
+    case CLG_BAG_SEGMENT_OUT_OF_RANGE:
+        return clg_fail(CLG_ERR_INVALID_SEGMENT_IDS,
+                        "segment_ids[%" PRIu64 "] = %s is outside [0, %" PRIu64 ") (num_segments)", pos, v, p->B);
+    case CLG_BAG_INDEX_OUT_OF_RANGE: {
+        const uint64_t i = pos - p->bags_count;
+        char where[64];
+        if (p->form == CLG_BAG_PACKED)
+            snprintf(where, sizeof where, "[%" PRIu64 ", %" PRIu64 "]", i / p->K, i % p->K);
+        else
+            snprintf(where, sizeof where, "[%" PRIu64 "]", i);
+        return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE, "indices%s = %s is outside [0, %" PRIu64 ") (table.shape[0])",
+                        where, v, p->N);
+    }
+    default: return clg_fail(CLG_ERR_INTERNAL, "EmbeddingBag check: failure kind %d", (int)failure);
+    }
+}
+
+clg_status clg_embedding_bag_host_check(const void *plan, const void *const *inputs)
+{
+    const clg_embedding_bag_plan *p = plan;
+    const uint64_t n = checked_positions(p);
+    for (uint64_t pos = 0; pos < n; ++pos) {
+        const clg_bag_failure failure = judge(p, inputs, pos);
+        if (failure == CLG_BAG_VALID) continue;
+        const bool index = pos >= p->bags_count;
+        const void *tensor = index ? inputs[1] : inputs[2];
+        const clg_dtype type = index ? p->index_type : p->bags_type;
+        const uint64_t at = index ? pos - p->bags_count : pos;
+        const clg_integer value = clg_read_integer(tensor, type, at);
+        const clg_integer prev = at > 0 ? clg_read_integer(tensor, type, at - 1) : value;
+        return failure_status(p, failure, pos, value, prev);
+    }
+    return CLG_SUCCESS;
+}
+
+/* Positions a check work-item scans: the tuning's, doubled until the chunk number fits the 32-bit flag. */
+static uint64_t per_item(const clg_context *ctx, const clg_embedding_bag_plan *p)
+{
+    uint64_t per = ctx->tuning.check_per_item ? ctx->tuning.check_per_item : 1;
+    while ((checked_positions(p) + per - 1) / per >= CLG_FLAG_NONE_FAILED) per *= 2;
+    return per;
+}
+
+static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
+                                       cl_command_queue queue, const clg_buffer *inputs, cl_mem record, uint64_t items,
+                                       cl_uint num_events, const cl_event *wait_list, cl_event *done)
+{
+    clg_kernel_lease lease;
+    clg_status st = clg_embedding_bag_borrow(ctx, p, name, &lease);
+    if (st != CLG_SUCCESS) return st;
+    const cl_ulong index_offset = inputs[1].offset / p->index_size;
+    const cl_ulong bags_offset = p->bags_size ? inputs[2].offset / p->bags_size : 0;
+    const cl_ulong count = p->bags_count, L = p->L, N = p->N, B = p->B, per = per_item(ctx, p);
+    const cl_int index_size = (cl_int)p->index_size, index_signed = clg_dtype_is_signed_integer(p->index_type);
+    const cl_int bags_size = (cl_int)p->bags_size, bags_signed = clg_dtype_is_signed_integer(p->bags_type);
+    const cl_int form = (cl_int)p->form, start_at_zero = p->offsets_start_at_zero;
+    const cl_mem bags = p->bags_size ? inputs[2].mem : NULL;
+    cl_kernel k = lease.kernel;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &inputs[1].mem);
+    err |= clSetKernelArg(k, 1, sizeof index_offset, &index_offset);
+    err |= clSetKernelArg(k, 2, sizeof index_size, &index_size);
+    err |= clSetKernelArg(k, 3, sizeof index_signed, &index_signed);
+    err |= clSetKernelArg(k, 4, sizeof(cl_mem), &bags);
+    err |= clSetKernelArg(k, 5, sizeof bags_offset, &bags_offset);
+    err |= clSetKernelArg(k, 6, sizeof bags_size, &bags_size);
+    err |= clSetKernelArg(k, 7, sizeof bags_signed, &bags_signed);
+    err |= clSetKernelArg(k, 8, sizeof count, &count);
+    err |= clSetKernelArg(k, 9, sizeof L, &L);
+    err |= clSetKernelArg(k, 10, sizeof N, &N);
+    err |= clSetKernelArg(k, 11, sizeof B, &B);
+    err |= clSetKernelArg(k, 12, sizeof form, &form);
+    err |= clSetKernelArg(k, 13, sizeof start_at_zero, &start_at_zero);
+    err |= clSetKernelArg(k, 14, sizeof per, &per);
+    err |= clSetKernelArg(k, 15, sizeof(cl_mem), &record);
+    if (err != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(err, "clSetKernelArg (embedding bag check)");
+    }
+    const size_t local = items > 1 ? ctx->tuning.check_local_size : 1;
+    st = clg_launch(ctx, queue, &lease, name, 1, &items, &local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
+    return st;
+}
+
+clg_status clg_embedding_bag_check_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                           const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                           const cl_event *wait_list, cl_event *done)
+{
+    const clg_embedding_bag_plan *p = plan;
+    const uint64_t per = per_item(ctx, p), chunks = (checked_positions(p) + per - 1) / per;
+    return enqueue_check_kernel(ctx, p, "check_bags", queue, inputs, record, chunks ? chunks : 1, num_events, wait_list,
+                                done);
+}
+
+clg_status clg_embedding_bag_locate_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                            const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                            const cl_event *wait_list, cl_event *done)
+{
+    return enqueue_check_kernel(ctx, plan, "locate_bad_bag", queue, inputs, record, 1, num_events, wait_list, done);
+}
+
+/* A recorded value's bits (sign-extended for signed types) as the exact integer. */
+static clg_integer recorded(cl_ulong bits, clg_dtype type)
+{
+    if (clg_dtype_is_signed_integer(type)) return (clg_integer){.is_unsigned = false, .s = (int64_t)bits};
+    return (clg_integer){.is_unsigned = true, .u = bits};
+}
+
+clg_status clg_embedding_bag_report(const void *plan, const clg_failure_record *record)
+{
+    const clg_embedding_bag_plan *p = plan;
+    const cl_ulong *d = record->details;
+    const clg_bag_failure failure = (clg_bag_failure)d[0];
+    if (failure == CLG_BAG_VALID || failure > CLG_BAG_INDEX_OUT_OF_RANGE)
+        return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
+                        "the EmbeddingBag check flagged the positions from %" PRIu64
+                        " on, but they read back valid (were the inputs written concurrently?)",
+                        (uint64_t)record->flag * (d[4] ? d[4] : 1));
+    const clg_dtype type = failure == CLG_BAG_INDEX_OUT_OF_RANGE ? p->index_type : p->bags_type;
+    return failure_status(p, failure, d[1], recorded(d[2], type), recorded(d[3], type));
+}

@@ -1,0 +1,39 @@
+/* EmbeddingBag's error policy: the bag structure (offsets or segment ids) and then the indices, each
+ * in position order, are checked on the host (the reference and the synchronous calls) or on the
+ * device by check_bags and locate_bad_bag (kernels_cl/embedding_bag.cl); the first bad value names the
+ * call's status and message. The checks read positions [0, bags_count + L): the bag structure first,
+ * then the indices. */
+#ifndef CLG_EMBEDDING_BAG_CHECK_H
+#define CLG_EMBEDDING_BAG_CHECK_H
+
+#include "core/operation.h"
+#include "ops/embedding_bag/embedding_bag_plan.h"
+
+/* What is wrong with a checked position; the kernels number them the same. */
+typedef enum clg_bag_failure {
+    CLG_BAG_VALID = 0,
+    CLG_BAG_OFFSET_OUT_OF_RANGE,  /* outside [0, L] */
+    CLG_BAG_OFFSET_NOT_ZERO,      /* torch: offsets[0] != 0 */
+    CLG_BAG_OFFSET_DECREASES,     /* below the offset before it */
+    CLG_BAG_SEGMENT_OUT_OF_RANGE, /* outside [0, num_segments) */
+    CLG_BAG_SEGMENT_DECREASES,    /* below the id before it */
+    CLG_BAG_INDEX_OUT_OF_RANGE,   /* outside [0, N) */
+} clg_bag_failure;
+
+/* inputs: table, indices, bags, weights (operation.h's host_check). */
+clg_status clg_embedding_bag_host_check(const void *plan, const void *const *inputs);
+
+/* Enqueue check_bags, which lowers the record's flag to the first chunk of positions holding a bad value. */
+clg_status clg_embedding_bag_check_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                           const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                           const cl_event *wait_list, cl_event *done);
+
+/* Enqueue locate_bad_bag: the flagged chunk's first bad position, its failure and values. */
+clg_status clg_embedding_bag_locate_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                            const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                            const cl_event *wait_list, cl_event *done);
+
+/* Name the recorded failure. */
+clg_status clg_embedding_bag_report(const void *plan, const clg_failure_record *record);
+
+#endif

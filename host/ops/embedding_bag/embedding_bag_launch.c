@@ -1,0 +1,95 @@
+#include "ops/embedding_bag/embedding_bag_launch.h"
+
+#include "core/index_value.h"
+#include "core/status.h"
+#include "kernel_table.h"
+
+#include <stdio.h>
+
+/* kernels_cl/embedding_bag.cl: TABLE_KIND 0 f32, 1 f16, 2 bf16, 3 f64 */
+static int table_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 : t == CLG_BF16 ? 2 : 3; }
+
+clg_status clg_embedding_bag_borrow(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
+                                    clg_kernel_lease *lease)
+{
+    char options[64];
+    snprintf(options, sizeof options, "-DTABLE_KIND=%d", table_kind(p->table_type));
+    return clg_borrow_kernel(ctx, &clg_kernel_embedding_bag, options, name, lease);
+}
+
+clg_status clg_embedding_bag_device_supports(const clg_context *ctx, const void *plan)
+{
+    const clg_embedding_bag_plan *p = plan;
+    if (p->table_type == CLG_F64 && !ctx->info.has_fp64)
+        return clg_fail(CLG_ERR_UNSUPPORTED_BY_DEVICE, "an f64 table needs cl_khr_fp64, which device %s lacks",
+                        ctx->info.device_name);
+    return CLG_SUCCESS;
+}
+
+static cl_int set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate)
+{
+    const cl_ulong table_offset = buffers[0].offset / p->table_size, index_offset = buffers[1].offset / p->index_size;
+    const cl_ulong bags_offset = p->bags_size ? buffers[2].offset / p->bags_size : 0;
+    const cl_ulong weights_offset = p->has_weights ? buffers[3].offset / p->table_size : 0;
+    const cl_ulong out_offset = buffers[4].offset / p->table_size;
+    const cl_mem bags = p->bags_size ? buffers[2].mem : NULL, weights = p->has_weights ? buffers[3].mem : NULL;
+    const cl_int index_size = (cl_int)p->index_size, index_signed = clg_dtype_is_signed_integer(p->index_type);
+    const cl_int bags_size = (cl_int)p->bags_size, bags_signed = clg_dtype_is_signed_integer(p->bags_type);
+    const cl_int has_weights = p->has_weights, form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
+    const cl_ulong sizes[] = {p->N, p->D, p->L, p->B, p->K, p->bags_count};
+    const cl_long default_row = p->default_row, padding_row = p->padding_row;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
+    err |= clSetKernelArg(k, 1, sizeof table_offset, &table_offset);
+    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
+    err |= clSetKernelArg(k, 3, sizeof index_offset, &index_offset);
+    err |= clSetKernelArg(k, 4, sizeof index_size, &index_size);
+    err |= clSetKernelArg(k, 5, sizeof index_signed, &index_signed);
+    err |= clSetKernelArg(k, 6, sizeof(cl_mem), &bags);
+    err |= clSetKernelArg(k, 7, sizeof bags_offset, &bags_offset);
+    err |= clSetKernelArg(k, 8, sizeof bags_size, &bags_size);
+    err |= clSetKernelArg(k, 9, sizeof bags_signed, &bags_signed);
+    err |= clSetKernelArg(k, 10, sizeof(cl_mem), &weights);
+    err |= clSetKernelArg(k, 11, sizeof weights_offset, &weights_offset);
+    err |= clSetKernelArg(k, 12, sizeof has_weights, &has_weights);
+    err |= clSetKernelArg(k, 13, sizeof(cl_mem), &buffers[4].mem);
+    err |= clSetKernelArg(k, 14, sizeof out_offset, &out_offset);
+    for (cl_uint i = 0; i < 6; ++i) err |= clSetKernelArg(k, 15 + i, sizeof(cl_ulong), &sizes[i]);
+    err |= clSetKernelArg(k, 21, sizeof form, &form);
+    err |= clSetKernelArg(k, 22, sizeof mode, &mode);
+    err |= clSetKernelArg(k, 23, sizeof default_row, &default_row);
+    err |= clSetKernelArg(k, 24, sizeof padding_row, &padding_row);
+    err |= clSetKernelArg(k, 25, sizeof gated, &gated);
+    err |= clSetKernelArg(k, 26, sizeof(cl_mem), &gate);
+    return err;
+}
+
+clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                    const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
+                                    const cl_event *wait_list, cl_event *done)
+{
+    const clg_embedding_bag_plan *p = plan;
+    const int adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_EMBEDDING_BAG);
+    const clg_variant_id variant = adjacent ? CLG_VARIANT_BAG_COLUMNS : CLG_VARIANT_BAG_RUNS;
+    const char *name = clg_variant_get(variant)->kernel;
+    clg_kernel_lease lease;
+    clg_status st = clg_embedding_bag_borrow(ctx, p, name, &lease);
+    if (st != CLG_SUCCESS) return st;
+    if (set_args(lease.kernel, p, buffers, gate) != CL_SUCCESS) {
+        clg_kernel_return(ctx->programs, &lease);
+        return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (embedding bag)");
+    }
+    uint64_t items[2];
+    size_t local[2];
+    cl_uint dims = 1;
+    if (adjacent) {
+        clg_launch_rows_grid(ctx, &lease, p->D, p->B, ctx->tuning.adjacent_local_size, local, items);
+        dims = 2;
+    } else {
+        items[0] = p->B;
+        local[0] = ctx->tuning.runs_local_size;
+    }
+    st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
+    clg_kernel_return(ctx->programs, &lease);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, variant);
+    return st;
+}

@@ -1,0 +1,21 @@
+/* EmbeddingBag's kernels (kernels_cl/embedding_bag.cl): the program for the plan's table type, and the
+ * reduction on the runs or the adjacent mapping. */
+#ifndef CLG_EMBEDDING_BAG_LAUNCH_H
+#define CLG_EMBEDDING_BAG_LAUNCH_H
+
+#include "core/launch.h"
+#include "ops/embedding_bag/embedding_bag_plan.h"
+
+/* Lend kernel `name` of the program built for p's table type (one build serves every other choice). */
+clg_status clg_embedding_bag_borrow(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
+                                    clg_kernel_lease *lease);
+
+/* operation.h's launch: the reduction into buffers[4], gated on the record when one is given. */
+clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_command_queue queue,
+                                    const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
+                                    const cl_event *wait_list, cl_event *done);
+
+/* operation.h's device_supports: f64 tables need cl_khr_fp64. */
+clg_status clg_embedding_bag_device_supports(const clg_context *ctx, const void *plan);
+
+#endif

@@ -1,0 +1,332 @@
+/* EmbeddingBag: gather rows of a table and reduce each bag of them to one output row, plus the checks
+ * of its bag structure and indices. One program for every index type, bag form and mode (kernel
+ * arguments: uniform branches); the table's type is the one build option (TABLE_KIND 0 f32, 1 f16,
+ * 2 bf16, 3 f64), since it sets the accumulation type. Results are bit-exact with the CPU reference
+ * (host/ops/embedding_bag/embedding_bag_reference.c): bag order, f32 accumulation (f64 for f64), each
+ * product rounded before the sum (contraction off), mean one division, max NaN-propagating.
+ *
+ * Every index, offset and segment id a kernel uses is held within its range, whatever the values: the
+ * check runs first (or gates the kernels), but inputs written concurrently must still not move a read
+ * outside a buffer. */
+#if TABLE_KIND == 3
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define OUT_KIND 0
+#else
+#define OUT_KIND TABLE_KIND
+#endif
+#include "dequant.h"
+#include "failure_record.h"
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#if TABLE_KIND == 0
+typedef uint table_bits_t;
+typedef float acc_t;
+inline acc_t to_acc(table_bits_t x) { return as_float(x); }
+inline table_bits_t from_acc(acc_t v) { return as_uint(v); }
+#elif TABLE_KIND == 1
+typedef ushort table_bits_t;
+typedef float acc_t;
+inline acc_t to_acc(table_bits_t x) { return as_float(f16_to_f32_bits(x)); }
+inline table_bits_t from_acc(acc_t v) { return to_output_exact(as_uint(v)); }
+#elif TABLE_KIND == 2
+typedef ushort table_bits_t;
+typedef float acc_t;
+inline acc_t to_acc(table_bits_t x) { return as_float((uint)x << 16); }
+inline table_bits_t from_acc(acc_t v) { return to_output_exact(as_uint(v)); }
+#else
+typedef ulong table_bits_t;
+typedef double acc_t;
+inline acc_t to_acc(table_bits_t x) { return as_double(x); }
+inline table_bits_t from_acc(acc_t v) { return as_ulong(v); }
+#endif
+
+/* The canonical quiet NaN of the accumulation type: which NaN an addition of two NaNs returns depends
+ * on the order of its operands, which compilers may swap, so sums and means that are NaN give this one. */
+#if TABLE_KIND == 3
+#define CANONICAL_NAN as_double(0x7FF8000000000000UL)
+#else
+#define CANONICAL_NAN as_float(0x7FC00000u)
+#endif
+
+/* clg_bag_form, clg_bag_mode and the check's failures (host/ops/embedding_bag/embedding_bag_check.h) */
+#define FORM_OFFSETS             1
+#define FORM_PACKED              2
+#define FORM_SEGMENTS            3
+#define MODE_SUM                 0
+#define MODE_MEAN                1
+#define MODE_MAX                 2
+#define BAG_VALID                0
+#define BAG_OFFSET_OUT_OF_RANGE  1
+#define BAG_OFFSET_NOT_ZERO      2
+#define BAG_OFFSET_DECREASES     3
+#define BAG_SEGMENT_OUT_OF_RANGE 4
+#define BAG_SEGMENT_DECREASES    5
+#define BAG_INDEX_OUT_OF_RANGE   6
+
+/* Element pos of an integer tensor of size bytes (signed or not) as its bits, sign-extended if signed. */
+inline ulong read_bits(__global const uchar *base, ulong pos, int size, int is_signed)
+{
+    switch (size) {
+    case 1: return is_signed ? (ulong)(long)((__global const char *)base)[pos] : (ulong)base[pos];
+    case 2:
+        return is_signed ? (ulong)(long)((__global const short *)base)[pos]
+                         : (ulong)((__global const ushort *)base)[pos];
+    case 4:
+        return is_signed ? (ulong)(long)((__global const int *)base)[pos] : (ulong)((__global const uint *)base)[pos];
+    default: return ((__global const ulong *)base)[pos];
+    }
+}
+
+/* The value the rules compare: unsigned values above LONG_MAX held at LONG_MAX (out of every range). */
+inline long as_value(ulong bits, int is_signed)
+{
+    return (is_signed || bits <= (ulong)LONG_MAX) ? (long)bits : LONG_MAX;
+}
+
+inline long read_value(__global const uchar *base, ulong pos, int size, int is_signed)
+{
+    return as_value(read_bits(base, pos, size, is_signed), is_signed);
+}
+
+/* ---- the checks ------------------------------------------------------------------------------ */
+
+#define CHECK_PARAMETERS                                                                                               \
+    __global const uchar *indices, ulong indices_offset, int index_size, int index_signed, __global const uchar *bags, \
+        ulong bags_offset, int bags_size, int bags_signed, ulong bags_count, ulong L, ulong N, ulong B, int form,      \
+        int start_at_zero, ulong per_item, volatile __global uint *record
+
+/* What is wrong at checked position pos: the bag structure's values first, then the indices. */
+inline int judge(CHECK_PARAMETERS, ulong pos)
+{
+    if (pos >= bags_count) {
+        const long v = read_value(indices + indices_offset * index_size, pos - bags_count, index_size, index_signed);
+        return (v < 0 || (ulong)v >= N) ? BAG_INDEX_OUT_OF_RANGE : BAG_VALID;
+    }
+    __global const uchar *b = bags + bags_offset * bags_size;
+    const long v = read_value(b, pos, bags_size, bags_signed);
+    const long prev = pos > 0 ? read_value(b, pos - 1, bags_size, bags_signed) : 0;
+    if (form == FORM_OFFSETS) {
+        if (v < 0 || (ulong)v > L) return BAG_OFFSET_OUT_OF_RANGE;
+        if (pos == 0 && start_at_zero && v != 0) return BAG_OFFSET_NOT_ZERO;
+        return (pos > 0 && v < prev) ? BAG_OFFSET_DECREASES : BAG_VALID;
+    }
+    if (v < 0 || (ulong)v >= B) return BAG_SEGMENT_OUT_OF_RANGE;
+    return (pos > 0 && v < prev) ? BAG_SEGMENT_DECREASES : BAG_VALID;
+}
+
+#define CHECK_ARGUMENTS                                                                                                \
+    indices, indices_offset, index_size, index_signed, bags, bags_offset, bags_size, bags_signed, bags_count, L, N, B, \
+        form, start_at_zero, per_item, record
+
+/* Work-item k scans chunk k of per_item positions and lowers the flag to k at its first bad one. */
+__kernel void check_bags(CHECK_PARAMETERS)
+{
+    const ulong chunk = get_global_id(0), total = bags_count + L;
+    ulong pos = chunk * per_item;
+    if (pos >= total) return;
+    const ulong end = (total - pos > per_item) ? pos + per_item : total;
+    for (; pos < end; ++pos) {
+        if (judge(CHECK_ARGUMENTS, pos) != BAG_VALID) {
+            atomic_min(record, (uint)chunk);
+            return;
+        }
+    }
+}
+
+/* One work-item: if a chunk was flagged, record its first failure. details[0] the failure (0 if the
+ * chunk reads back clean), [1] the checked position, [2] the value's bits, [3] those of the value
+ * before it in the same tensor, [4] per_item. */
+__kernel void locate_bad_bag(CHECK_PARAMETERS)
+{
+    const uint chunk = record[0];
+    if (get_global_id(0) != 0 || chunk == NONE_FAILED) return;
+    __global ulong *details = failure_details(record);
+    const ulong total = bags_count + L;
+    ulong pos = (ulong)chunk * per_item;
+    const ulong end = (total - pos > per_item) ? pos + per_item : total;
+    details[0] = BAG_VALID;
+    details[4] = per_item;
+    for (; pos < end; ++pos) {
+        const int failure = judge(CHECK_ARGUMENTS, pos);
+        if (failure == BAG_VALID) continue;
+        const int index = pos >= bags_count;
+        __global const uchar *base = index ? indices + indices_offset * index_size : bags + bags_offset * bags_size;
+        const int size = index ? index_size : bags_size, is_signed = index ? index_signed : bags_signed;
+        const ulong at = index ? pos - bags_count : pos;
+        details[0] = (ulong)failure;
+        details[1] = pos;
+        details[2] = read_bits(base, at, size, is_signed);
+        details[3] = at > 0 ? read_bits(base, at - 1, size, is_signed) : details[2];
+        return;
+    }
+}
+
+/* ---- the reduction --------------------------------------------------------------------------- */
+
+/* Everything a bag's reduction reads (the kernels' arguments, past the output). */
+typedef struct bag_inputs {
+    __global const table_bits_t *table;
+    __global const uchar *indices;
+    __global const uchar *bags;
+    __global const table_bits_t *weights;
+    int index_size, index_signed, bags_size, bags_signed, form, mode, has_weights;
+    ulong N, D, L, K, bags_count;
+    long default_row, padding_row;
+} bag_inputs;
+
+/* The first position of the sorted segment ids holding an id >= s. */
+inline ulong first_segment_at_least(const bag_inputs *in, ulong s)
+{
+    ulong lo = 0, hi = in->L;
+    while (lo < hi) {
+        const ulong mid = lo + (hi - lo) / 2;
+        if ((ulong)read_value(in->bags, mid, in->bags_size, in->bags_signed) < s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The indices [*start, *end) of bag b, held within [0, L]. */
+inline void bag_range(const bag_inputs *in, ulong b, ulong *start, ulong *end)
+{
+    ulong s, e;
+    if (in->form == FORM_PACKED) {
+        s = b * in->K;
+        e = s + in->K;
+    } else if (in->form == FORM_SEGMENTS) {
+        s = first_segment_at_least(in, b);
+        e = first_segment_at_least(in, b + 1);
+    } else {
+        const long first = read_value(in->bags, b, in->bags_size, in->bags_signed);
+        const long last =
+            b + 1 < in->bags_count ? read_value(in->bags, b + 1, in->bags_size, in->bags_signed) : (long)in->L;
+        s = first < 0 ? 0 : (ulong)first;
+        e = last < 0 ? 0 : (ulong)last;
+    }
+    *start = min(s, in->L);
+    *end = clamp(e, *start, in->L);
+}
+
+/* The table row of index i, or -1 if it counts for nothing (padding, or out of range). */
+inline long bag_row(const bag_inputs *in, ulong i)
+{
+    const long row = read_value(in->indices, i, in->index_size, in->index_signed);
+    return (row < 0 || (ulong)row >= in->N || row == in->padding_row) ? -1 : row;
+}
+
+/* acc combined with value x of index i. */
+inline acc_t combine(const bag_inputs *in, acc_t acc, acc_t x, ulong i)
+{
+    if (in->mode == MODE_MAX) return (!isnan(acc) && (isnan(x) || x > acc)) ? x : acc;
+    const acc_t product = in->has_weights ? to_acc(in->weights[i]) * x : x;
+    return acc + product;
+}
+
+/* The output value of column c of a bag that counted n entries (n > 0). */
+inline table_bits_t finish(const bag_inputs *in, acc_t acc, ulong n)
+{
+    if (in->mode == MODE_MAX) return from_acc(acc); /* the first NaN itself: max computes nothing */
+    const acc_t v = in->mode == MODE_MEAN ? acc / (acc_t)n : acc;
+    return from_acc(isnan(v) ? CANONICAL_NAN : v);
+}
+
+/* Column c of a bag that counted nothing: the default row's bits, or zeros. */
+inline table_bits_t empty_value(const bag_inputs *in, ulong c)
+{
+    return in->default_row >= 0 ? in->table[(ulong)in->default_row * in->D + c] : (table_bits_t)0;
+}
+
+#define BAG_PARAMETERS                                                                                               \
+    __global const table_bits_t *table, ulong table_offset, __global const uchar *indices, ulong indices_offset,     \
+        int index_size, int index_signed, __global const uchar *bags, ulong bags_offset, int bags_size,              \
+        int bags_signed, __global const table_bits_t *weights, ulong weights_offset, int has_weights,                \
+        __global table_bits_t *out, ulong out_offset, ulong N, ulong D, ulong L, ulong B, ulong K, ulong bags_count, \
+        int form, int mode, long default_row, long padding_row, int gated, __global const uint *gate
+
+inline bag_inputs inputs_of(__global const table_bits_t *table, ulong table_offset, __global const uchar *indices,
+                            ulong indices_offset, int index_size, int index_signed, __global const uchar *bags,
+                            ulong bags_offset, int bags_size, int bags_signed, __global const table_bits_t *weights,
+                            ulong weights_offset, int has_weights, ulong N, ulong D, ulong L, ulong K, ulong bags_count,
+                            int form, int mode, long default_row, long padding_row)
+{
+    bag_inputs in;
+    in.table = table + table_offset;
+    in.indices = indices + indices_offset * index_size;
+    in.bags = bags ? bags + bags_offset * bags_size : bags;
+    in.weights = weights ? weights + weights_offset : weights;
+    in.index_size = index_size;
+    in.index_signed = index_signed;
+    in.bags_size = bags_size;
+    in.bags_signed = bags_signed;
+    in.form = form;
+    in.mode = mode;
+    in.has_weights = has_weights;
+    in.N = N;
+    in.D = D;
+    in.L = L;
+    in.K = K;
+    in.bags_count = bags_count;
+    in.default_row = default_row;
+    in.padding_row = padding_row;
+    return in;
+}
+
+#define INPUTS_OF()                                                                                                 \
+    inputs_of(table, table_offset, indices, indices_offset, index_size, index_signed, bags, bags_offset, bags_size, \
+              bags_signed, weights, weights_offset, has_weights, N, D, L, K, bags_count, form, mode, default_row,   \
+              padding_row)
+
+/* Columns a runs work-item accumulates at once, in registers. */
+#define RUN_COLUMNS 8
+
+/* Runs mapping (CPUs): one work-item per bag, its columns RUN_COLUMNS at a time; each gathered value
+ * is read once, each output value written once. */
+__kernel void embedding_bag_runs(BAG_PARAMETERS)
+{
+    const ulong b = get_global_id(0);
+    if (b >= B || (gated && gate[0] != NONE_FAILED)) return;
+    const bag_inputs in = INPUTS_OF();
+    ulong start, end;
+    bag_range(&in, b, &start, &end);
+    out += out_offset + b * D;
+    for (ulong c0 = 0; c0 < D; c0 += RUN_COLUMNS) {
+        const ulong width = min((ulong)RUN_COLUMNS, D - c0);
+        acc_t acc[RUN_COLUMNS];
+        for (int j = 0; j < RUN_COLUMNS; ++j) acc[j] = mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
+        ulong n = 0;
+        for (ulong i = start; i < end; ++i) {
+            const long row = bag_row(&in, i);
+            if (row < 0) continue;
+            ++n;
+            __global const table_bits_t *x = in.table + (ulong)row * D + c0;
+            for (ulong j = 0; j < width; ++j) acc[j] = combine(&in, acc[j], to_acc(x[j]), i);
+        }
+        for (ulong j = 0; j < width; ++j) out[c0 + j] = n ? finish(&in, acc[j], n) : empty_value(&in, c0 + j);
+    }
+}
+
+/* Adjacent mapping (GPUs): dimension 0 the columns (adjacent work-items read adjacent values of a row),
+ * dimension 1 the bags, both with a grid stride. */
+__kernel void embedding_bag_columns(BAG_PARAMETERS)
+{
+    if (gated && gate[0] != NONE_FAILED) return;
+    const bag_inputs in = INPUTS_OF();
+    for (ulong b = get_global_id(1); b < B; b += get_global_size(1)) {
+        ulong start, end;
+        bag_range(&in, b, &start, &end);
+        for (ulong c = get_global_id(0); c < D; c += get_global_size(0)) {
+            acc_t acc = mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
+            ulong n = 0;
+            for (ulong i = start; i < end; ++i) {
+                const long row = bag_row(&in, i);
+                if (row < 0) continue;
+                ++n;
+                acc = combine(&in, acc, to_acc(in.table[(ulong)row * D + c]), i);
+            }
+            out[out_offset + b * D + c] = n ? finish(&in, acc, n) : empty_value(&in, c);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+"""clgather embedding-bag: the OpenVINO examples, PyTorch's documented call in each mode, the segments and
+packed forms, and random f32 cases against a NumPy loop written here (bag order, f32 products then f32
+sums, one division for mean), exact; refusals exit 1 or 2 and leave no output file."""
+from cli_common import *
+
+fresh_work_dir()
+rng = np.random.default_rng(32)
+
+
+def bag(args, what, device=None, status=0, stderr_contains=None):
+    out = path("out.npy")
+    if os.path.exists(out):
+        os.remove(out)
+    full = ["embedding-bag"] + args + ["--out", out] + (["--device", device] if device else [])
+    expect_status(full, status, what, stderr_contains)
+    if status != 0:
+        check(not os.path.exists(out), f"{what}: no output file after a failure")
+        return None
+    return np.load(out) if os.path.exists(out) else None
+
+
+def numpy_bags(table, indices, bounds, mode="sum", weights=None, padding=None, default=None):
+    """bounds: (start, end) of each bag over the flat indices; f32 arithmetic in bag order."""
+    rows = table.reshape(table.shape[0], -1)
+    flat = indices.reshape(-1)
+    out = np.zeros((len(bounds), rows.shape[1]), np.float32)
+    for b, (s, e) in enumerate(bounds):
+        picked = [i for i in range(s, e) if padding is None or int(flat[i]) != padding]
+        if not picked:
+            if default is not None and default >= 0:
+                out[b] = rows[default]
+            continue
+        for c in range(rows.shape[1]):
+            acc = np.float32(-np.inf) if mode == "max" else np.float32(0)
+            for i in picked:
+                x = rows[int(flat[i]), c]
+                if mode == "max":
+                    acc = x if x > acc else acc
+                else:
+                    p = np.float32(weights.reshape(-1)[i] * x) if weights is not None else x
+                    acc = np.float32(acc + p)
+            out[b, c] = np.float32(acc / np.float32(len(picked))) if mode == "mean" else acc
+    return out.reshape((len(bounds),) + table.shape[1:])
+
+
+def offset_bounds(offsets, L, last=False):
+    ends = list(offsets[1:]) + ([] if last else [L])
+    return list(zip(offsets[: len(ends)], ends))
+
+
+ov_table = save("ov_table.npy", np.array([[-0.2, -0.6], [-0.1, -0.4], [-1.9, -1.8], [-1., 1.5], [0.8, -0.7]],
+                                         np.float32))
+t = np.load(ov_table)
+ov_idx = save("ov_idx.npy", np.array([0, 2, 3, 4], np.int32))
+ov_off = save("ov_off.npy", np.array([0, 2, 2], np.int32))
+ov_w = save("ov_w.npy", np.full(4, 0.5, np.float32))
+want = numpy_bags(t, np.load(ov_idx), [(0, 2), (2, 2), (2, 4)], weights=np.load(ov_w), default=0)
+check(np.array_equal(want[1], t[0]), "the NumPy loop fills the empty bag with row 0")
+for preset in ["ov-embedding-bag-offsets-3", "ov-embedding-bag-offsets-15"]:
+    for device in [None, "cpu"]:
+        got = bag(["--op", preset, "--table", ov_table, "--indices", ov_idx, "--offsets", ov_off, "--weights", ov_w,
+                   "--default-index", "0"], f"{preset} example on {device}", device)
+        check(got is not None and got.tobytes() == want.tobytes(), f"{preset} example: {got}")
+seg = save("seg.npy", np.array([0, 0, 2, 2], np.int64))
+got = bag(["--op", "ov-embedding-segments-sum-3", "--table", ov_table, "--indices", ov_idx, "--segment-ids", seg,
+           "--num-segments", "3", "--weights", ov_w, "--default-index", "0", "--verify"], "segments example")
+check(got is not None and got.tobytes() == want.tobytes(), f"segments example: {got}")
+packed = save("packed.npy", np.array([[0, 2], [1, 2], [3, 4]], np.int64))
+got = bag(["--op", "ov-embedding-bag-packed-15", "--table", ov_table, "--indices", packed, "--mode", "mean"],
+          "packed mean")
+want = numpy_bags(t, np.load(packed), [(0, 2), (2, 4), (4, 6)], mode="mean")
+check(got is not None and got.tobytes() == want.tobytes(), f"packed mean: {got}")
+
+# PyTorch's documented call over rows [3r+1, 3r+2, 3r+3], each mode, and padding_idx
+torch_table = save("torch_table.npy", np.arange(1, 31, dtype=np.float32).reshape(10, 3))
+tt = np.load(torch_table)
+inp = save("input.npy", np.array([1, 2, 4, 5, 4, 3, 2, 9], np.int64))
+off = save("offsets.npy", np.array([0, 4], np.int64))
+hand = {"sum": [[40, 44, 48], [58, 62, 66]], "mean": [[10, 11, 12], [14.5, 15.5, 16.5]],
+        "max": [[16, 17, 18], [28, 29, 30]]}
+for mode, values in hand.items():
+    got = bag(["--op", "torch-embedding-bag", "--table", torch_table, "--indices", inp, "--offsets", off, "--mode",
+               mode], f"torch {mode}")
+    check(got is not None and np.array_equal(got, np.array(values, np.float32)), f"torch {mode}: {got}")
+pad_in = save("pad_in.npy", np.array([2, 2, 2, 2, 4, 3, 2, 9], np.int64))
+got = bag(["--op", "torch-embedding-bag", "--table", torch_table, "--indices", pad_in, "--offsets", off,
+           "--padding-idx", "2"], "torch padding_idx")
+check(got is not None and np.array_equal(got, np.array([[0, 0, 0], [51, 54, 57]], np.float32)), f"padding: {got}")
+last = save("last.npy", np.array([0, 4, 8], np.int64))
+got = bag(["--op", "torch-embedding-bag", "--table", torch_table, "--indices", inp, "--offsets", last,
+           "--include-last-offset"], "include_last_offset")
+check(got is not None and np.array_equal(got, np.array(hand["sum"], np.float32)), f"include_last_offset: {got}")
+
+# random f32 cases against the NumPy loop, exactly
+for k in range(6):
+    N, D, L, B = int(rng.integers(1, 12)), int(rng.integers(1, 9)), int(rng.integers(0, 20)), int(rng.integers(1, 6))
+    table = rng.standard_normal((N, D)).astype(np.float32)
+    indices = rng.integers(0, N, L).astype(np.int64)
+    offsets = np.sort(rng.integers(0, L + 1, B)).astype(np.int64)
+    offsets[0] = 0
+    mode = ["sum", "mean", "max"][k % 3]
+    weights = rng.standard_normal(L).astype(np.float32) if mode == "sum" else None
+    args = ["--op", "torch-embedding-bag", "--table", save("rt.npy", table), "--indices", save("ri.npy", indices),
+            "--offsets", save("ro.npy", offsets), "--mode", mode]
+    if weights is not None:
+        args += ["--weights", save("rw.npy", weights)]
+    want = numpy_bags(table, indices, offset_bounds(list(offsets), L), mode, weights)
+    got = bag(args, f"random case {k}")
+    check(got is not None and got.tobytes() == want.tobytes(), f"random case {k} ({mode}): {got} vs {want}")
+
+# bf16 as uint16 bits: the torch table (integers, exact in bf16), weights 0.5 and 2; sums exact too
+bits = lambda a: (np.asarray(a, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+bf_table = save("bf_table.npy", bits(tt))
+bf_w = save("bf_w.npy", bits([0.5, 2, 0.5, 2, 0.5, 2, 0.5, 2]))
+got = bag(["--op", "torch-embedding-bag", "--table", bf_table, "--table-type", "bf16", "--indices", inp, "--offsets",
+           off, "--weights", bf_w], "bf16 table and weights")
+want = numpy_bags(tt, np.load(inp), [(0, 4), (4, 8)], weights=np.array([0.5, 2, 0.5, 2, 0.5, 2, 0.5, 2], np.float32))
+check(got is not None and got.dtype == np.uint16 and np.array_equal(got, bits(want)), f"bf16: {got} vs {bits(want)}")
+bag(["--op", "torch-embedding-bag", "--table", torch_table, "--table-type", "bf16", "--indices", inp, "--offsets",
+     off], "bf16 from an f32 file", None, 1, "a bf16 table is stored as u16 bits")
+bag(["--op", "torch-embedding-bag", "--table", bf_table, "--table-type", "f8", "--indices", inp, "--offsets", off],
+    "unknown table type", None, 2, "--table-type takes only bf16")
+
+# refusals: exit 1 with the library's detail, no output file
+bad_off = save("bad_off.npy", np.array([0, 3, 2], np.int32))
+bag(["--op", "ov-embedding-bag-offsets-3", "--table", ov_table, "--indices", ov_idx, "--offsets", bad_off],
+    "decreasing offsets", None, 1, "offsets[2] = 2 is less than offsets[1] = 3")
+bad_idx = save("bad_idx.npy", np.array([0, 2, 5, 4], np.int32))
+bag(["--op", "ov-embedding-bag-offsets-3", "--table", ov_table, "--indices", bad_idx, "--offsets", ov_off],
+    "index past the table", None, 1, "CLG_ERR_INDEX_OUT_OF_RANGE")
+bag(["--op", "ov-embedding-bag-offsets-3", "--table", ov_table, "--indices", ov_idx, "--offsets", ov_off, "--mode",
+     "mean"], "mean on a sum-only preset", None, 1, "CLG_ERR_INVALID_MODE")
+# usage errors: exit 2
+bag(["--op", "ov-embedding-bag-offsets-4", "--table", ov_table, "--indices", ov_idx], "unknown preset", None, 2,
+    "unknown --op")
+bag(["--op", "torch-embedding-bag", "--indices", ov_idx], "missing --table", None, 2, "--table is required")
+bag(["--op", "torch-embedding-bag", "--table", ov_table, "--indices", ov_idx, "--offsets", ov_off, "--segment-ids",
+     seg, "--num-segments", "3"], "offsets and segment ids", None, 2, "exclude each other")
+bag(["--op", "torch-embedding-bag", "--table", ov_table, "--indices", ov_idx, "--mode", "min"], "bad mode", None, 2,
+    "--mode must be sum, mean or max")
+finish()

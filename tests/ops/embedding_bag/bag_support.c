@@ -1,0 +1,152 @@
+#include "bag_support.h"
+
+#include "testing/testing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define GUARD BAG_GUARD
+
+clg_tensor_desc bag_tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1)
+{
+    clg_tensor_desc t = {.type = type, .rank = rank};
+    t.shape[0] = d0;
+    t.shape[1] = d1;
+    return t;
+}
+
+/* A cl_mem of guard + bytes + guard, the tensor between poison; NULL for an absent tensor. */
+static cl_mem guarded_buffer(cl_context cl, const void *data, size_t bytes)
+{
+    if (!data) return NULL;
+    unsigned char *region = support_poisoned(bytes + 2 * GUARD);
+    memcpy(region + GUARD, data, bytes);
+    cl_int err;
+    cl_mem mem = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes + 2 * GUARD, region, &err);
+    free(region);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return mem;
+}
+
+clg_status bag_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_region, int deferred)
+{
+    cl_context cl = clg_context_cl_context(ctx);
+    cl_command_queue queue = clg_context_cl_queue(ctx);
+    cl_mem table = guarded_buffer(cl, c->table, c->table_bytes);
+    cl_mem indices = guarded_buffer(cl, c->indices, c->index_bytes);
+    cl_mem bags = guarded_buffer(cl, c->bags, c->bags_bytes);
+    cl_mem weights = guarded_buffer(cl, c->weights, c->weights_bytes);
+    memset(out_region, POISON_BYTE, c->out_bytes + 2 * GUARD);
+    cl_mem out = guarded_buffer(cl, out_region + GUARD, c->out_bytes);
+    cl_event done = NULL;
+    clg_status st = clg_embedding_bag_enqueue(ctx, &c->desc, queue, table, GUARD, indices, GUARD, bags, GUARD, weights,
+                                              GUARD, out, GUARD, 0, NULL, &done);
+    if (st == CLG_SUCCESS && deferred) st = clg_deferred_status(ctx, done);
+    if (done) clReleaseEvent(done);
+    ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, c->out_bytes + 2 * GUARD, out_region, 0, NULL, NULL),
+                     CL_SUCCESS);
+    cl_mem all[] = {table, indices, bags, weights, out};
+    for (int i = 0; i < 5; ++i)
+        if (all[i]) clReleaseMemObject(all[i]);
+    return st;
+}
+
+/* A context on the suite's device that defers errors (created once). */
+static clg_context *deferring_context(void)
+{
+    static clg_context *ctx;
+    if (!ctx) {
+        clg_context *base = support_cl_context();
+        const clg_status st = clg_context_create(clg_context_cl_context(base), clg_context_cl_device(base),
+                                                 CLG_CONTEXT_DEFER_ERRORS, &ctx);
+        ck_assert_msg(st == CLG_SUCCESS, "%s", clg_last_error_message());
+    }
+    return ctx;
+}
+
+/* status == want, and on failure the message holds fragment. */
+static void expect_status(clg_status st, clg_status want, const char *fragment, const char *path, const char *name)
+{
+    ck_assert_msg(st == want, "%s, %s: %s (%s), expected %s", name, path, clg_status_string(st),
+                  clg_last_error_message(), clg_status_string(want));
+    if (st != CLG_SUCCESS && fragment)
+        ck_assert_msg(strstr(clg_last_error_message(), fragment) != NULL, "%s, %s: message '%s' lacks '%s'", name, path,
+                      clg_last_error_message(), fragment);
+}
+
+/* The output of one path against the expected bytes (success) or poison (failure). */
+static void expect_output(const void *out, const void *expected, size_t bytes, clg_status want, const char *path,
+                          const char *name)
+{
+    if (want != CLG_SUCCESS) {
+        ck_assert_msg(support_all_poison(out, bytes), "%s, %s: the output was written on failure", name, path);
+        return;
+    }
+    if (memcmp(out, expected, bytes) == 0) return; /* one assertion a byte would cost a Check mark point each */
+    size_t k = 0;
+    while (((const unsigned char *)out)[k] == ((const unsigned char *)expected)[k]) ++k;
+    ck_abort_msg("%s, %s: output byte %zu is 0x%02x, expected 0x%02x", name, path, k, ((const unsigned char *)out)[k],
+                 ((const unsigned char *)expected)[k]);
+}
+
+void bag_check_all_paths(const bag_case *c, const void *expected, clg_status want, const char *fragment,
+                         const char *name)
+{
+    const size_t bytes = c->out_bytes;
+    unsigned char *reference = support_poisoned(bytes + 1), *out = support_poisoned(bytes + 1);
+    unsigned char *region = malloc(bytes + 2 * GUARD);
+    ck_assert_ptr_nonnull(region);
+    clg_status st = clg_embedding_bag_reference(&c->desc, c->table, c->table_bytes, c->indices, c->index_bytes, c->bags,
+                                                c->bags_bytes, c->weights, c->weights_bytes, reference, bytes);
+    expect_status(st, want, fragment, "reference", name);
+    if (expected) expect_output(reference, expected, bytes, want, "reference", name);
+    if (want != CLG_SUCCESS) expect_output(reference, NULL, bytes, want, "reference", name);
+    clg_context *ctx = support_cl_context();
+    for (int m = 0; m < 2; ++m) {
+        char path[64];
+        support_use_mapping(ctx, support_mappings[m]);
+        memset(out, POISON_BYTE, bytes);
+        st = clg_embedding_bag(ctx, &c->desc, c->table, c->table_bytes, c->indices, c->index_bytes, c->bags,
+                               c->bags_bytes, c->weights, c->weights_bytes, out, bytes);
+        snprintf(path, sizeof path, "synchronous call, %s mapping", support_mappings[m]);
+        expect_status(st, want, fragment, path, name);
+        expect_output(out, reference, bytes, want, path, name);
+        clg_testing_forget_variant(ctx);
+        st = bag_enqueue(ctx, c, region, 0);
+        snprintf(path, sizeof path, "enqueue call, %s mapping", support_mappings[m]);
+        expect_status(st, want, fragment, path, name);
+        /* the mapping's own kernel ran, where the values let one run */
+        const char *variant = clg_testing_last_variant(ctx);
+        if (want == CLG_SUCCESS && c->out_bytes > 0)
+            ck_assert_msg(strcmp(variant, m ? "bag-columns" : "bag-runs") == 0, "%s, %s: variant '%s' ran", name, path,
+                          variant);
+        expect_output(region + GUARD, reference, bytes, want, path, name);
+        ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
+    }
+    support_use_mapping(ctx, NULL);
+    st = bag_enqueue(deferring_context(), c, region, 1);
+    expect_status(st, want, fragment, "deferred enqueue call", name);
+    expect_output(region + GUARD, reference, bytes, want, "deferred enqueue call", name);
+    ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);
+    free(reference);
+    free(out);
+    free(region);
+}
+
+void bag_expect_refused(const clg_embedding_bag_desc *desc, clg_status want, const char *fragment)
+{
+    int32_t rank = -1;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    uint64_t bytes = 0;
+    unsigned char *out = support_poisoned(256), big[256] = {0};
+    expect_status(clg_embedding_bag_output_shape(desc, &rank, shape), want, fragment, "output_shape", "refused");
+    ck_assert_int_eq(rank, -1);
+    expect_status(clg_embedding_bag_sizes(desc, &bytes, NULL, NULL, NULL, NULL), want, fragment, "sizes", "refused");
+    expect_status(clg_embedding_bag_reference(desc, big, 256, big, 256, big, 256, big, 256, out, 256), want, fragment,
+                  "reference", "refused");
+    expect_status(clg_embedding_bag(support_cl_context(), desc, big, 256, big, 256, big, 256, big, 256, out, 256), want,
+                  fragment, "synchronous call", "refused");
+    ck_assert(support_all_poison(out, 256));
+    free(out);
+}
