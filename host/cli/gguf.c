@@ -80,8 +80,8 @@ static int skip_value(reader *r, uint32_t type, int depth, const char *key)
         return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': metadata '%s' has value type %u, which GGUF does not define",
                         r->path, key, type);
     if (type == VALUE_STRING) {
-        const unsigned char *text;
-        uint64_t length;
+        const unsigned char *text = NULL;
+        uint64_t length = 0;
         return read_string(r, "a metadata string", &text, &length);
     }
     if (type != VALUE_ARRAY) {
@@ -93,8 +93,8 @@ static int skip_value(reader *r, uint32_t type, int depth, const char *key)
     if (depth >= MAX_ARRAY_NESTING)
         return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': metadata '%s' nests arrays more than %d deep", r->path, key,
                         MAX_ARRAY_NESTING);
-    uint32_t element_type;
-    uint64_t count;
+    uint32_t element_type = 0;
+    uint64_t count = 0;
     if (read_u32(r, "a metadata array's type", &element_type) != 0 ||
         read_u64(r, "a metadata array's count", &count) != 0)
         return CLI_EXIT_REFUSED;
@@ -133,9 +133,9 @@ static int read_metadata(reader *r, cli_gguf *g)
 {
     for (uint64_t k = 0; k < g->metadata_count; ++k) {
         const size_t at = r->at;
-        const unsigned char *key_text;
-        uint64_t key_length;
-        uint32_t type;
+        const unsigned char *key_text = NULL;
+        uint64_t key_length = 0;
+        uint32_t type = 0;
         if (read_string(r, "a metadata key", &key_text, &key_length) != 0) return CLI_EXIT_REFUSED;
         if (check_name(r, "metadata key", at, key_text, key_length) != 0) return CLI_EXIT_REFUSED;
         char key[MAX_NAME_BYTES + 1];
@@ -143,7 +143,7 @@ static int read_metadata(reader *r, cli_gguf *g)
         key[key_length] = '\0';
         if (read_u32(r, "a metadata value's type", &type) != 0) return CLI_EXIT_REFUSED;
         if (strcmp(key, "general.alignment") == 0) {
-            uint32_t alignment;
+            uint32_t alignment = 0;
             if (type != 4)
                 return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': general.alignment has value type %u, not uint32 (4)",
                                 r->path, type);
@@ -163,9 +163,9 @@ static int read_metadata(reader *r, cli_gguf *g)
 static int read_tensor_info(reader *r, cli_gguf_tensor *t, char **name_storage, uint64_t *relative_offset)
 {
     const size_t at = r->at;
-    const unsigned char *name;
-    uint64_t name_length;
-    uint32_t rank, type_id;
+    const unsigned char *name = NULL;
+    uint64_t name_length = 0;
+    uint32_t rank = 0, type_id = 0;
     if (read_string(r, "a tensor's name", &name, &name_length) != 0 ||
         check_name(r, "tensor name", at, name, name_length) != 0)
         return CLI_EXIT_REFUSED;
@@ -235,7 +235,7 @@ static int check_unique_names(const char *path, const cli_gguf *g)
 
 static int parse(reader *r, cli_gguf *g)
 {
-    uint32_t magic;
+    uint32_t magic = 0;
     if (read_u32(r, "the header", &magic) != 0) return CLI_EXIT_REFUSED;
     if (magic != 0x46554747u) /* "GGUF" */
         return cli_fail(CLI_EXIT_REFUSED, "'%s' is not a GGUF file (it does not start with \"GGUF\")", r->path);
