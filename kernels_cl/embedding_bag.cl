@@ -8,8 +8,10 @@
  * Every index, offset and segment id a kernel uses is held within its range, whatever the values: the
  * check runs first (or gates the kernels), but inputs written concurrently must still not move a read
  * outside a buffer. */
-#if TABLE_KIND == 3
+#if TABLE_KIND == 3 || F64_DIVISION
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if TABLE_KIND == 3
 #define OUT_KIND 0
 #else
 #define OUT_KIND TABLE_KIND
@@ -225,11 +227,22 @@ inline acc_t combine(const bag_inputs *in, acc_t acc, acc_t x, ulong i)
     return acc + product;
 }
 
+/* sum / count, correctly rounded (the host's division_options says how: an f64 division rounded to f32,
+ * or the build option for correctly rounded f32 division). */
+inline acc_t mean_of(acc_t sum, acc_t count)
+{
+#if F64_DIVISION
+    return (acc_t)((double)sum / (double)count);
+#else
+    return sum / count;
+#endif
+}
+
 /* The output value of column c of a bag that counted n entries (n > 0). */
 inline table_bits_t finish(const bag_inputs *in, acc_t acc, ulong n)
 {
     if (in->mode == MODE_MAX) return from_acc(acc); /* the first NaN itself: max computes nothing */
-    const acc_t v = in->mode == MODE_MEAN ? acc / (acc_t)n : acc;
+    const acc_t v = in->mode == MODE_MEAN ? mean_of(acc, (acc_t)n) : acc;
     return from_acc(isnan(v) ? CANONICAL_NAN : v);
 }
 
