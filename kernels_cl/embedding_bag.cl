@@ -227,8 +227,8 @@ inline acc_t combine(const bag_inputs *in, acc_t acc, acc_t x, ulong i)
     return acc + product;
 }
 
-/* sum / count, correctly rounded (the host's division_options says how: an f64 division rounded to f32,
- * or the build option for correctly rounded f32 division). */
+/* sum / count, correctly rounded (the host's division_options says how: the build option for correctly
+ * rounded f32 division, or an f64 division rounded to f32). */
 inline acc_t mean_of(acc_t sum, acc_t count)
 {
 #if F64_DIVISION

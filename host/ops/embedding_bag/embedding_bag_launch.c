@@ -10,16 +10,17 @@
 static int table_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 : t == CLG_BF16 ? 2 : 3; }
 
 /* How the kernels make mean's one f32 division correctly rounded, as the reference's is: OpenCL lets an f32
- * division err by 2.5 ulp (NVIDIA's does), but an f64 one is correctly rounded, and so is its result
- * rounded to f32 (53 >= 2 * 24 + 2 bits: double rounding of a quotient is innocuous). Without fp64, the
- * build option that asks for correctly rounded f32 division, where the device offers it. */
+ * division err by 2.5 ulp (NVIDIA's does). The build option that asks for correctly rounded f32
+ * division where the device offers it; else an f64 division rounded to f32 (correctly rounded: 53 >=
+ * 2 * 24 + 2 bits, so the double rounding of a quotient is innocuous), which is no help where a compiler
+ * shrinks it back to an f32 division (LLVM may), hence second. */
 static const char *division_options(const clg_context *ctx, clg_dtype table)
 {
     if (table == CLG_F64) return "";
-    if (ctx->info.has_fp64) return " -DF64_DIVISION=1";
     cl_device_fp_config config = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
-    return config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT ? " -cl-fp32-correctly-rounded-divide-sqrt" : "";
+    if (config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) return " -cl-fp32-correctly-rounded-divide-sqrt";
+    return ctx->info.has_fp64 ? " -DF64_DIVISION=1" : "";
 }
 
 clg_status clg_embedding_bag_borrow(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
