@@ -7,9 +7,14 @@ import os
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.txt")
 OPS = ("gather", "elements", "nd", "tree", "quantized")
-# ONNX Runtime's two table forms, and the ggml layouts the library reads (clgather-bench's table takes any)
-LAYOUTS = ("ort-u4", "ort-u8") + tuple("ggml-" + t for t in ("q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "iq4_nl", "q2_K",
-                                                             "q3_K", "q4_K", "q5_K", "q6_K", "iq4_xs"))
+# The ggml layouts the library reads: (values, bytes, offsets of the f16 fields) of a block, as
+# host/cli/gguf_types.c lists them
+GGML_BLOCKS = {"q4_0": (32, 18, (0,)), "q4_1": (32, 20, (0, 2)), "q5_0": (32, 22, (0,)), "q5_1": (32, 24, (0, 2)),
+               "q8_0": (32, 34, (0,)), "iq4_nl": (32, 18, (0,)), "q2_K": (256, 84, (80, 82)),
+               "q3_K": (256, 110, (108,)), "q4_K": (256, 144, (0, 2)), "q5_K": (256, 176, (0, 2)),
+               "q6_K": (256, 210, (208,)), "iq4_xs": (256, 136, (0,))}
+# ONNX Runtime's two table forms, and every ggml layout (clgather-bench's table takes any)
+LAYOUTS = ("ort-u4", "ort-u8") + tuple("ggml-" + t for t in GGML_BLOCKS)
 
 
 class Case:

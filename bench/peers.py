@@ -268,13 +268,6 @@ def finite_f16_bits(count):
     return (np.uint64(0x2000) | (sm_values(77, count) & np.uint64(0x8FFF))).astype(np.uint16)
 
 
-# ggml's blocks: (values, bytes, offsets of the f16 fields) as host/cli/gguf_types.c lists them
-GGML_BLOCKS = {"q4_0": (32, 18, (0,)), "q4_1": (32, 20, (0, 2)), "q5_0": (32, 22, (0,)), "q5_1": (32, 24, (0, 2)),
-               "q8_0": (32, 34, (0,)), "iq4_nl": (32, 18, (0,)), "q2_K": (256, 84, (80, 82)),
-               "q3_K": (256, 110, (108,)), "q4_K": (256, 144, (0, 2)), "q5_K": (256, 176, (0, 2)),
-               "q6_K": (256, 210, (208,)), "iq4_xs": (256, 136, (0,))}
-
-
 def make_quant_inputs(case):
     """ort-u4 and ort-u8: packed nibbles (low nibble first) and f16 scales per 32 values; ort-u8 adds
     u8 zero points two a byte (stream seed + 2). ggml-TYPE: rows of ggml's blocks, random bytes with
@@ -290,7 +283,7 @@ def make_quant_inputs(case):
             inp["zero_points"] = fill_bytes(rows * per_row, seed + 2).reshape(rows, per_row)
         return inp
     ggml_type = case.layout[len("ggml-"):]
-    block_values, block_bytes, fields = GGML_BLOCKS[ggml_type]
+    block_values, block_bytes, fields = case_table.GGML_BLOCKS[ggml_type]
     nblocks = values // block_values
     blocks = fill_bytes(rows * nblocks * block_bytes, seed + 1).reshape(rows, nblocks, block_bytes)
     d = finite_f16_bits(rows * nblocks).view(np.uint8).reshape(rows, nblocks, 2)
@@ -434,7 +427,7 @@ def ggml_get_rows(inp):
 
     import ggml
     blocks, idx = inp["blocks"], inp["idx"].astype(np.int32)
-    block_values = GGML_BLOCKS[inp["ggml_type"]][0]
+    block_values = case_table.GGML_BLOCKS[inp["ggml_type"]][0]
     rows, values = blocks.shape[0], blocks.shape[1] * block_values
     table_bytes = blocks.nbytes
     params = ggml.ggml_init_params(mem_size=table_bytes + idx.size * values * 4 + idx.nbytes + 64 * 1024 * 1024,
