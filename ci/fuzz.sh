@@ -4,7 +4,7 @@
 # fails the run and leaves the input under build-fuzz/artifacts. FUZZ_SECONDS sets the time per target.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-seconds="${FUZZ_SECONDS:-30}"
+seconds="${FUZZ_SECONDS:-20}"
 build="$CLGATHER_ROOT/build-fuzz"
 CC=clang cmake -S "$CLGATHER_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGATHER_WERROR=ON -DCLGATHER_FUZZ=ON \
       -DCLGATHER_BUILD_TESTS=OFF >/dev/null
