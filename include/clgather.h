@@ -100,7 +100,8 @@ typedef int32_t clg_status;
 /** The call needs OpenCL, but the context is the CPU reference (device spec "cpu"). */
 #define CLG_ERR_NO_OPENCL             (-2021)
 /** GatherTree: two inputs differ in element type. The dequantizing gather: zero_points' type is not
- *  data's. */
+ *  data's. EmbeddingBag: per_sample_weights' type is not the table's; the table-batched call: a table's
+ *  type is not table 0's. */
 #define CLG_ERR_TYPE_MISMATCH         (-2022)
 /** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH.
  *  GatherElements: indices.shape[d] > data.shape[d] for some d other than the axis. GatherND: the tuple
@@ -123,7 +124,8 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_BINARY_BLOB   (-2029)
 /** The device could not allocate a buffer the call needs (out of device memory or resources). */
 #define CLG_ERR_DEVICE_OUT_OF_MEMORY  (-2030)
-/** The dequantizing gather: the layout is not one of the clg_quant_layout values. */
+/** The dequantizing gather: the layout is not one of the clg_quant_layout values. The table-batched
+ *  EmbeddingBag: a table's quant_layout is not 0 (plain float rows, the only layout it takes so far). */
 #define CLG_ERR_INVALID_LAYOUT        (-2040)
 /** The dequantizing gather: block_size is not one the layout accepts (ONNX Runtime: a power of two
  *  >= 16; OpenVINO: the number of values per scale; ggml: 32, or 256 for the _K and iq4_xs
@@ -146,8 +148,9 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_MODE          (-2060)
 /** EmbeddingBag: the bag form is not a clg_bag_form, or not one the preset takes. */
 #define CLG_ERR_INVALID_BAG_FORM      (-2061)
-/** EmbeddingBag: an offset lies outside [0, len(indices)], is smaller than the one before it, or (torch)
- *  offsets[0] is not 0; the message names the position and the value. */
+/** EmbeddingBag: an offset lies outside [0, len(indices)], is smaller than the one before it, or (torch,
+ *  and the table-batched call) offsets[0] is not 0, or (the table-batched call with include_last_offset)
+ *  the last offset is not len(indices); the message names the position and the value. */
 #define CLG_ERR_INVALID_OFFSETS       (-2062)
 /** EmbeddingBag: a segment id lies outside [0, num_segments) or is smaller than the one before it;
  *  the message names the position and the value. */
