@@ -1,5 +1,6 @@
 /* EmbeddingBag: gather rows of a table and reduce each bag of them to one output row, plus the checks
- * of its bag structure and indices. One program for every index type, bag form and mode (kernel
+ * of its bag structure and indices, for one table or table-batched (FBGEMM's TBE: T tables in one buffer,
+ * per-table words in `meta`). One program for every index type, bag form and mode (kernel
  * arguments: uniform branches); the table's type is the one build option (TABLE_KIND 0 f32, 1 f16,
  * 2 bf16, 3 f64), since it sets the accumulation type. Results are bit-exact with the CPU reference
  * (host/ops/embedding_bag/embedding_bag_reference.c): bag order, f32 accumulation (f64 for f64), each
