@@ -9,10 +9,13 @@
 #     about 4 minutes there, most of it kernel builds) and bench_kernel_option (a benchmark over 100 MB,
 #     76 s there; the option it tests is the host's, run on PoCL and Intel), cli_quantized_oracles and
 #     cli_gguf (107 and 76 s there: the same dequantizing programs cli_gather_quantized runs on rusticl,
-#     held against outside oracles on PoCL, Intel and Oclgrind), the randomized ones at a tenth of their cases
+#     held against outside oracles on PoCL, Intel and Oclgrind), cli_embedding_bag_oracles (its oracles'
+#     start-up is most of it; the programs it runs are cli_embedding_bag's, held against PyTorch and
+#     OpenVINO on PoCL and Intel), the randomized ones at a tenth of their cases
 #     and the eight-thread stress at 200 calls a thread (each call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
-#     hammers a context from eight threads (tests/drivers/oclgrind_threads), the randomized ones at 2%
+#     hammers a context from eight threads (tests/drivers/oclgrind_threads) and cli_embedding_bag_oracles
+#     (as on rusticl), the randomized ones at 2%
 #     of their cases, CK_FORK=no;
 #     any Oclgrind report (ci/oclgrind_reports.awk) fails the run;
 # then every driver reproducer of tests/drivers on every implementation against expected.txt.
@@ -63,7 +66,7 @@ suite_on() { # implementation, ctest args...
 if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_gguf)$|_extreme_tuning$'
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
@@ -71,7 +74,7 @@ if wanted oclgrind; then
   [ "$(printf '%s\n' "$fixture" | awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" | wc -l)" -eq 2 ] ||
     { echo "ci/oclgrind_reports.awk does not find the reports of its fixture"; exit 1; }
   # -V: every test's output, where Oclgrind writes its reports; two at a time (the simulator runs on one core)
-  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_gguf)$|_extreme_tuning$'
+  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf)$|_extreme_tuning$'
   reports="$(awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
   if [ -n "$reports" ]; then
     echo "Oclgrind reported:"
