@@ -5,12 +5,16 @@ EmbeddingSegmentsSum) computed. clgather embedding-bag, on the default device an
 must agree with each within |a - b| <= 1e-5 * sum |w_i x_i| + 1e-30 (they accumulate in their own
 order; mean: the bound divided by the count), and exactly in max mode. The oracles live in the venv
 ci/setup_oracles.sh makes (CLGATHER_ORACLES_VENV, default <repo>/.venv-oracles); where it is missing
-the test skips saying how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI)."""
+the test skips saying how to make it, or fails when CLGATHER_REQUIRE_ORACLES=1 (CI). OpenVINO is
+required; PyTorch is compared where the venv has it (CLGATHER_ORACLES_TORCH=1 ci/setup_oracles.sh:
+PyPI's torch is its CUDA build, some 3 GB with its requirements, so CI leaves it out), and then must
+meet every preset; without it the cases only torch says (max, padding_idx) are named as not compared."""
 import json
 
 from cli_common import *
 
-oracle_python = oracle_venv_python("torch, openvino")
+oracle_python = oracle_venv_python("openvino")
+with_torch = subprocess.run([oracle_python, "-c", "import torch"], capture_output=True).returncode == 0
 
 fresh_work_dir()
 cases = path("bag_oracles")
@@ -24,10 +28,14 @@ print(made.stdout.strip())
 
 manifest = json.load(open(os.path.join(cases, "cases.json")))
 check(len(manifest) >= 39, f"expected at least 39 cases, found {len(manifest)}")
-for oracle in ("torch", "openvino"):
+for oracle in ("torch", "openvino") if with_torch else ("openvino",):
     check(sum(oracle in m["expected"] for m in manifest) >= 20, f"at least 20 cases against {oracle}")
 presets = {m["args"][1] for m in manifest if m["expected"]}
 check(len(presets) == 6, f"every preset meets an oracle: {sorted(presets)}")
+if not with_torch:
+    unmet = [m["name"] for m in manifest if not m["expected"]]
+    print(f"SKIP (part): PyTorch is not in the oracle venv: {len(unmet)} cases only it says were not compared "
+          f"({', '.join(unmet)}); CLGATHER_ORACLES_TORCH=1 ci/setup_oracles.sh installs it")
 
 compared = 0
 for m in manifest:
@@ -63,6 +71,6 @@ for m in manifest:
                 worst = "" if ok else f"worst error / bound {float(np.max(error / bound)):.3g}"
             check(ok, f"{what} agrees with {oracle} {'exactly' if m['exact'] else 'within the tolerance'} {worst}")
             compared += 1
-check(compared >= 90, f"compared {compared} outputs with the oracles")
+check(compared >= (90 if with_torch else 40), f"compared {compared} outputs with the oracles")
 print(f"{compared} comparisons with the oracles")
 finish()
