@@ -202,8 +202,24 @@ static void make_ggml(support_rng *rng, clg_gather_quantized_desc *d, int allow_
     }
 }
 
-/* Random cases draw FBGEMM's rows only where fbgemm_only is set (random_fbgemm_rows). */
+/* Random cases draw FBGEMM's rows only where fbgemm_only is set (random_fbgemm_rows), their output f32
+ * or fbgemm_narrow_output (bf16 on the runs mapping, f16 on the adjacent one). */
 static int fbgemm_only;
+static clg_dtype fbgemm_narrow_output;
+
+/* FBGEMM's output: f32, or the narrow type of the mapping, whose rows then hold no multiple of 8 values
+ * (aligned 8-value stores, a build of their own, are f32's alone): a program or two a mapping. */
+static void choose_fbgemm_output(support_rng *rng, clg_gather_quantized_desc *d)
+{
+    d->output_type = support_below(rng, 2) ? CLG_F32 : fbgemm_narrow_output;
+    int64_t *row_bytes = &d->data.shape[d->data.rank - 1];
+    const int eight = d->layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    const int64_t D = eight ? *row_bytes - 8 : 2 * (*row_bytes - 4);
+    if (d->output_type != CLG_F32 && D % 8 == 0) {
+        ++*row_bytes; /* D + 1, or D + 2 */
+        if (d->block_size) d->block_size = 0;
+    }
+}
 
 /* FBGEMM's rows: 8-bit rows of 1..40 values (9..48 bytes), 4-bit rows of 2..40 (5..24 bytes), rank 2
  * or 3, any axis but the last; a slab of at most three rows, within 512 bytes, so that the runs mapping
@@ -310,6 +326,7 @@ static void make_case(support_rng *rng, random_case *rc, int number)
     support_shape(&d->indices, it, qr, ishape);
     static const clg_dtype outs[] = {CLG_DTYPE_INVALID, CLG_F32, CLG_F16, CLG_BF16};
     d->output_type = outs[support_below(rng, 4)];
+    if (fbgemm_only) choose_fbgemm_output(rng, d);
     d->oob_policy = super_blocks_only || fbgemm_only ? (support_below(rng, 2) ? CLG_OOB_ZERO : CLG_OOB_PRESET)
                                                      : (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
     quant_case_alloc(&rc->c);
@@ -734,6 +751,7 @@ END_TEST
 static void run_random_fbgemm_rows(const char *mapping, uint64_t stream)
 {
     fbgemm_only = 1;
+    fbgemm_narrow_output = strcmp(mapping, "runs") == 0 ? CLG_BF16 : CLG_F16;
     run_random_cases(40, mapping, 0, stream);
     fbgemm_only = 0;
 }
