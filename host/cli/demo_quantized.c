@@ -310,14 +310,14 @@ static const demo_quantized_case demo_cases[] = {
      {0},
      {1, 0},
      {4.5, 7, 9.5, 12, -1, -0.5, 0, 126.5}},
-    {"fbgemm-4bit-rowwise (PyTorch's embedding_bag_4bit_prepack rows): u8 [1, 8], D 8: bytes 0x10 0x32 0x54 "
-     "0xF7 (q 0 1 2 3 4 5 7 15, low nibble first), f16 scale 0.5, f16 bias -2; indices [0]: q * scale + bias",
-     {.layout = CLG_QUANT_FBGEMM_4BIT_ROWWISE, .data = {CLG_QUANT_U8, 2, {1, 8}}, .indices = {CLG_I64, 1, {1}}},
-     {0x10, 0x32, 0x54, 0xF7, 0x00, 0x38, 0x00, 0xC0}, /* f16 0.5 = 0x3800, -2 = 0xC000 */
+    {"fbgemm-4bit-rowwise (PyTorch's embedding_bag_4bit_prepack rows): u8 [1, 7], D 6: bytes 0x10 0x32 0xF7 "
+     "(q 0 1 2 3 7 15, low nibble first), f16 scale 0.5, f16 bias -2; indices [0]: q * scale + bias",
+     {.layout = CLG_QUANT_FBGEMM_4BIT_ROWWISE, .data = {CLG_QUANT_U8, 2, {1, 7}}, .indices = {CLG_I64, 1, {1}}},
+     {0x10, 0x32, 0xF7, 0x00, 0x38, 0x00, 0xC0}, /* f16 0.5 = 0x3800, -2 = 0xC000 */
      {0},
      {0},
      {0},
-     {-2, -1.5, -1, -0.5, 0, 0.5, 1.5, 5.5}},
+     {-2, -1.5, -1, -0.5, 1.5, 5.5}},
 };
 
 /* Input bytes of a case, each with its size from the descriptor. */

@@ -748,7 +748,7 @@ START_TEST(empty_output_and_empty_axis)
 END_TEST
 
 /* FBGEMM 8-bit rows, D = 11 (19 bytes a row: the f32 scale and bias at bytes 11 and 15, unaligned),
- * i32 indices [3, 0, 1, 2], f32 output; value = fma(q, scale, bias), one rounding.
+ * i64 indices [3, 0, 1, 2], f32 output; value = fma(q, scale, bias), one rounding.
  * Row 0: q 0..9 then 255, scale 1 + 2^-23 (0x3F800001), bias -255: q * scale - 255 is q - 255 for q
  * <= 9 (q * 2^-23 is below half an ulp of |q - 255|), and exactly 255 * 2^-23 for q = 255, where the
  * product rounded first (255 + 2^-15) would give 2^-15: the fused sum's one rounding.
@@ -762,7 +762,7 @@ START_TEST(fbgemm_8bit_rows_fused_and_special_fields)
     const int64_t ds[] = {4, 19}, is[] = {4};
     c.desc.layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE;
     set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
-    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    support_shape(&c.desc.indices, CLG_I64, 1, is);
     quant_case_alloc(&c);
     const uint32_t fields[4][2] = {{0x3F800001u, f32_bits(-255.0f)},
                                    {0x7F800000u, f32_bits(1.0f)},
@@ -775,7 +775,7 @@ START_TEST(fbgemm_8bit_rows_fused_and_special_fields)
         memcpy(row + 11, &fields[r][0], 4);
         memcpy(row + 15, &fields[r][1], 4);
     }
-    const int32_t idx[] = {3, 0, 1, 2};
+    const int64_t idx[] = {3, 0, 1, 2};
     memcpy(c.indices, idx, sizeof idx);
     uint32_t want[44];
     for (int j = 0; j < 11; ++j) {
