@@ -7,6 +7,7 @@
 # the benchmark and its table are still made. A few minutes on a 16-core machine.
 #
 #   bash bench/gpu.sh [--device SPEC] [--quick] [--repeat N] [--scale auto|N] [--test-seconds N]
+#                     [--case NAME]... [--tests REGEX] [--sweep TUNABLE=V1,V2,...]
 #
 # --device: a clgather device spec (index, name substring); default: the first GPU.
 # --quick: only the tests labelled quick (for trying the script on a slow CPU device).
@@ -14,6 +15,10 @@
 # --scale: passed to clgather-bench (default auto: about 1 GiB moved a case on a GPU, so that no case
 #   times the launch); PyTorch runs each case at the same size.
 # --test-seconds N: stop the test suite after N seconds (default 240); the benchmark runs first.
+# --case NAME: only this benchmark case (repeatable), for clgather and PyTorch alike.
+# --tests REGEX: only the test suites ctest -R selects.
+# --sweep TUNABLE=V1,V2,...: after the benchmark, the same cases again under each value of one tunable
+#   (a one-line CLGATHER_TUNING profile over the device's row of the tuning table), into sweep.txt.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 device=""
@@ -22,6 +27,9 @@ quick=0
 repeat=20
 scale=auto
 test_seconds=240
+cases=()
+tests_regex=""
+sweep=""
 while [ $# -gt 0 ]; do
   case "$1" in
   --device) device="$2"; shift 2 ;;
@@ -30,11 +38,14 @@ while [ $# -gt 0 ]; do
   --repeat) repeat="$2"; shift 2 ;;
   --scale) scale="$2"; shift 2 ;;
   --test-seconds) test_seconds="$2"; shift 2 ;;
+  --case) cases+=("$2"); shift 2 ;;
+  --tests) tests_regex="$2"; shift 2 ;;
+  --sweep) sweep="$2"; shift 2 ;;
   *) echo "bench/gpu.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 work="${CLGATHER_GPU_WORK:-/tmp/clgather-gpu}"
-results="${OUT:-$work}"  # at most 8 files come back from $OUT: log, bench.{json,txt}, torch.json, ctest.log, GPU.md
+results="${OUT:-$work}"  # at most 8 files come back from $OUT: log, bench.{json,txt}, torch.json, sweep.txt, ctest.log, GPU.md
 mkdir -p "$work" "$results"
 log="$results/gpu.log"
 : >"$log"
@@ -120,10 +131,12 @@ say "== clgather-bench ($(elapsed) s)"
 # one CPU reference run a case: at about 1 GiB a case the single-thread reference takes seconds, and one
 # run both times it and checks every output
 bench=("$build/bench/clgather-bench" ${device:+--device "$device"} --repeat "$repeat" --scale "$scale" --ref-repeat 1)
-if ! "${bench[@]}" --json "$results/bench.json" 2>&1 | tee "$results/bench.txt" >>"$log"; then
+case_args=()
+for name in "${cases[@]}"; do case_args+=(--case "$name"); done
+if ! "${bench[@]}" "${case_args[@]}" --json "$results/bench.json" 2>&1 | tee "$results/bench.txt" >>"$log"; then
   # one failing case ends a run: go case by case, so that the others still give figures
   say "bench/gpu.sh: clgather-bench failed (see bench.txt); running each case alone"
-  for name in $("$build/bench/clgather-bench" --list); do
+  for name in ${cases[@]:-$("$build/bench/clgather-bench" --list)}; do
     "${bench[@]}" --no-first-call --case "$name" --json "$work/bench-$name.json" >>"$results/bench.txt" 2>&1 ||
       say "  $name: failed: $(tail -1 "$results/bench.txt")"
   done
@@ -136,8 +149,18 @@ json.dump(merged, open(sys.argv[2], "w"), indent=1)
 PY
 fi
 say "== torch on CUDA ($(elapsed) s)"
-${python:-python3} "$root/bench/torch_cuda.py" --json "$results/torch.json" --repeat "$repeat" \
+${python:-python3} "$root/bench/torch_cuda.py" --json "$results/torch.json" --repeat "$repeat" "${case_args[@]}" \
   --bench-json "$results/bench.json" 2>&1 | tee -a "$log" || true
+if [ -n "$sweep" ]; then
+  tunable="${sweep%%=*}"
+  say "== $tunable sweep ($(elapsed) s)"
+  for value in $(echo "${sweep#*=}" | tr , ' '); do
+    echo "$tunable = $value" >"$work/sweep.profile"
+    echo "== $tunable = $value" >>"$results/sweep.txt"
+    CLGATHER_TUNING="$work/sweep.profile" "${bench[@]}" --no-first-call "${case_args[@]}" >>"$results/sweep.txt" 2>&1 ||
+      say "  $tunable = $value: the benchmark failed (see sweep.txt)"
+  done
+fi
 
 # 4. The test suite on the device, time-boxed (ONNX's node tests only if they were fetched and carried).
 say "== tests ($(elapsed) s)"
@@ -147,7 +170,7 @@ failed_tests=""
 if [ "$tests_configured" = 1 ]; then
   set +e
   cmake --build "$build" -j "$(nproc)" >>"$log" 2>&1 || say "bench/gpu.sh: the test suites failed to build (see $log)"
-  (cd "$build" && timeout "$test_seconds" ctest "${labels[@]}" -j 4 --timeout 600 2>&1) | tee "$results/ctest.log" >>"$log"
+  (cd "$build" && timeout "$test_seconds" ctest "${labels[@]}" ${tests_regex:+-R "$tests_regex"} -j 4 --timeout 600 2>&1) | tee "$results/ctest.log" >>"$log"
   set -e
   tests_line="$(grep -E "tests passed|tests failed" "$results/ctest.log" | tail -1)"
   [ -n "$tests_line" ] || tests_line="not finished within $test_seconds s: $(grep -c 'Test *#' "$results/ctest.log") suites ran, $(grep -c 'Passed' "$results/ctest.log") passed"

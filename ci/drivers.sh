@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # The test suite on the OpenCL implementations beside PoCL, on the release build ci/test.sh made, each
 # installed by ci/install_drivers.sh and selected alone through OCL_ICD_VENDORS:
-#   Intel's CPU runtime (PyPI wheels): every suite of the release build, the randomized ones at a
-#     quarter of their cases;
+#   Intel's CPU runtime (PyPI wheels): every suite of the release build, the randomized ones at 15%
+#     of their cases;
 #   Mesa rusticl on llvmpipe: every suite of the release build but the dequantizing gather's
 #     exhaustive sweep (test_gather_quantized_differential: 7 minutes there; its examples, policies,
 #     validation and CLI suites run) and its fuzz seeds' replay (fuzz_replay_differential_quantized:
-#     about 4 minutes there, most of it kernel builds) and bench_kernel_option (a benchmark over 100 MB,
-#     76 s there; the option it tests is the host's, run on PoCL and Intel), cli_quantized_oracles and
-#     cli_gguf (107 and 76 s there: the same dequantizing programs cli_gather_quantized runs on rusticl,
-#     held against outside oracles on PoCL, Intel and Oclgrind), the randomized ones at a tenth of their cases
-#     and the eight-thread stress at 200 calls a thread (each call and each kernel build costs about 0.1 s);
+#     about 4 minutes there, most of it kernel builds), cli_npy_roundtrip (the .npy reader and writer
+#     on every dtype and byte order: host code, 56 s there, run on PoCL and Intel), bench_kernel_option
+#     (a benchmark over 100 MB, 76 s there; the option it tests is the host's, run on PoCL and Intel),
+#     and the outside-oracle CLI tests cli_quantized_oracles, cli_gguf and cli_embedding_bag_oracles
+#     (107, 76 and some 40 s there, most of it the oracles' start-up; the programs they run are
+#     cli_gather_quantized's and cli_embedding_bag's, held against the oracles on PoCL and Intel); the
+#     randomized ones at a tenth of their cases and the eight-thread stress at 60 calls a thread (each
+#     call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
-#     hammers a context from eight threads (tests/drivers/oclgrind_threads), the randomized ones at 2%
-#     of their cases, CK_FORK=no;
+#     hammers a context from eight threads (tests/drivers/oclgrind_threads), cli_npy_roundtrip and the
+#     outside-oracle CLI tests (as on rusticl), the randomized ones at 2% of their cases, CK_FORK=no;
 #     any Oclgrind report (ci/oclgrind_reports.awk) fails the run;
 # then every driver reproducer of tests/drivers on every implementation against expected.txt.
 # Prints how long each part takes. Usage: ci/drivers.sh [BUILD_DIR] [implementation...]
@@ -60,10 +63,10 @@ suite_on() { # implementation, ctest args...
 # tuner's own test (cli_tune, which times each case dozens of times) runs on PoCL and Intel's runtime:
 # on rusticl every build and call costs about 0.1 s, and Oclgrind simulates each work-item (which
 # also keeps bench_kernel_option, a benchmark run over 100 MB, off it).
-if wanted intel; then CLGATHER_TEST_SCALE=0.25 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
+if wanted intel; then CLGATHER_TEST_SCALE=0.15 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
-  CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=200 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_gguf)$|_extreme_tuning$'
+  CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=60 suite_on rusticl -j "$JOBS" \
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
@@ -71,7 +74,7 @@ if wanted oclgrind; then
   [ "$(printf '%s\n' "$fixture" | awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" | wc -l)" -eq 2 ] ||
     { echo "ci/oclgrind_reports.awk does not find the reports of its fixture"; exit 1; }
   # -V: every test's output, where Oclgrind writes its reports; two at a time (the simulator runs on one core)
-  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_gguf)$|_extreme_tuning$'
+  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip)$|_extreme_tuning$'
   reports="$(awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
   if [ -n "$reports" ]; then
     echo "Oclgrind reported:"

@@ -23,7 +23,7 @@ bash "$CLGATHER_ROOT/ci/install_deps.sh"
 bash "$CLGATHER_ROOT/ci/install_drivers.sh" >/dev/null
 bash "$CLGATHER_ROOT/ci/fetch_onnx_tests.sh"
 export CLGATHER_REQUIRE_ONNX_TESTS=1 # fetched above: the tests that read them must run, not skip
-bash "$CLGATHER_ROOT/ci/setup_oracles.sh" # ONNX Runtime and gguf, the dequantizing gather's outside oracles
+bash "$CLGATHER_ROOT/ci/setup_oracles.sh" # ONNX Runtime, gguf, PyTorch, OpenVINO: the outside oracles
 export CLGATHER_REQUIRE_ORACLES=1
 # Mesa's ICDs are loaded into every process once installed (they expose no device without
 # RUSTICL_ENABLE); the PoCL runs below select PoCL alone, so its leak suppressions are the only ones needed

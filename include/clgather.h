@@ -100,7 +100,8 @@ typedef int32_t clg_status;
 /** The call needs OpenCL, but the context is the CPU reference (device spec "cpu"). */
 #define CLG_ERR_NO_OPENCL             (-2021)
 /** GatherTree: two inputs differ in element type. The dequantizing gather: zero_points' type is not
- *  data's. */
+ *  data's. EmbeddingBag: per_sample_weights' type is not the table's; the table-batched call: a table's
+ *  type is not table 0's. */
 #define CLG_ERR_TYPE_MISMATCH         (-2022)
 /** GatherTree: step_ids and parent_ids differ in shape, or max_seq_len's length is not BATCH.
  *  GatherElements: indices.shape[d] > data.shape[d] for some d other than the axis. GatherND: the tuple
@@ -123,7 +124,8 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_BINARY_BLOB   (-2029)
 /** The device could not allocate a buffer the call needs (out of device memory or resources). */
 #define CLG_ERR_DEVICE_OUT_OF_MEMORY  (-2030)
-/** The dequantizing gather: the layout is not one of the clg_quant_layout values. */
+/** The dequantizing gather: the layout is not one of the clg_quant_layout values. The table-batched
+ *  EmbeddingBag: a table's quant_layout is not 0 (plain float rows, the only layout it takes so far). */
 #define CLG_ERR_INVALID_LAYOUT        (-2040)
 /** The dequantizing gather: block_size is not one the layout accepts (ONNX Runtime: a power of two
  *  >= 16; OpenVINO: the number of values per scale; ggml: 32, or 256 for the _K and iq4_xs
@@ -147,8 +149,9 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_MODE          (-2060)
 /** EmbeddingBag: the bag form is not a clg_bag_form, or not one the preset takes. */
 #define CLG_ERR_INVALID_BAG_FORM      (-2061)
-/** EmbeddingBag: an offset lies outside [0, len(indices)], is smaller than the one before it, or (torch)
- *  offsets[0] is not 0; the message names the position and the value. */
+/** EmbeddingBag: an offset lies outside [0, len(indices)], is smaller than the one before it, or (torch,
+ *  and the table-batched call) offsets[0] is not 0, or (the table-batched call with include_last_offset)
+ *  the last offset is not len(indices); the message names the position and the value. */
 #define CLG_ERR_INVALID_OFFSETS       (-2062)
 /** EmbeddingBag: a segment id lies outside [0, num_segments) or is smaller than the one before it;
  *  the message names the position and the value. */
@@ -939,6 +942,82 @@ CLG_API clg_status clg_embedding_bag_reference(const clg_embedding_bag_desc *des
                                                size_t table_bytes, const void *indices, size_t indices_bytes,
                                                const void *bags, size_t bags_bytes, const void *weights,
                                                size_t weights_bytes, void *output, size_t output_bytes);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Table-batched EmbeddingBag (FBGEMM's TBE)                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** One table of a table-batched EmbeddingBag: N_t rows of D_t values, stored row-major at byte_offset
+ *  in the call's one tables buffer (OpenCL kernels cannot index an array of buffers). */
+typedef struct clg_embedding_bag_table {
+    clg_dtype type; /**< f32, f16, bf16 or f64; every table of a call has the same type */
+    /** 0: plain rows of `type` values. Reserved for quantized rows (a clg_quant_layout): any other value is
+     *  refused with CLG_ERR_INVALID_LAYOUT in this version. */
+    int32_t quant_layout;
+    int64_t rows;         /**< N_t >= 0 */
+    int64_t width;        /**< D_t >= 0: values a row */
+    uint64_t byte_offset; /**< where row 0 starts in the tables buffer; a multiple of the type's size */
+} clg_embedding_bag_table;
+
+/** A table-batched EmbeddingBag (FBGEMM's SplitTableBatchedEmbeddingBagsCodegen forward): T tables in one
+ *  call, one indices array, and offsets laid out table-major, bag (t, b) being offsets entry k = t * B + b:
+ *  indices [offsets[k], offsets[k+1]) (the last bag runs to len(indices), or to offsets[T*B] with
+ *  include_last_offset, which FBGEMM always uses). Output [B, sum of D_t] of the tables' type, table t's bags
+ *  in columns [sum of D_<t, sum of D_<=t). Each bag is reduced exactly as clg_embedding_bag_desc's
+ *  torch-embedding-bag offsets form reduces it (bag order, f32 accumulation, f64 for f64 tables, one rounding;
+ *  mean one division; max NaN-propagating), an empty bag giving zeros in every mode. offsets[0] must be 0 and,
+ *  with include_last_offset, offsets[T*B] must be len(indices) (as FBGEMM's bounds check requires), offsets
+ *  must not decrease; each index must lie in [0, N_t) of the table whose bag holds it. The offsets are checked
+ *  before the indices, each in position order, and the first bad value fails the call naming its position,
+ *  table and bag (CLG_ERR_INVALID_OFFSETS, CLG_ERR_INDEX_OUT_OF_RANGE), output untouched. Zero-initialise it,
+ *  then fill in. */
+typedef struct clg_embedding_bag_tables_desc {
+    clg_bag_mode mode;                     /**< sum (0), mean or max */
+    int32_t num_tables;                    /**< T >= 1 */
+    const clg_embedding_bag_table *tables; /**< T entries, read during the call only */
+    clg_tensor_desc indices;               /**< [L] of any integer type */
+    clg_tensor_desc offsets;               /**< [T*B] of any integer type ([T*B + 1] with include_last_offset) */
+    /** optional (type 0: absent), sum only: [L] of the tables' type */
+    clg_tensor_desc per_sample_weights;
+    int32_t include_last_offset; /**< 1 if offsets holds T*B + 1 entries, the last ending the last bag */
+} clg_embedding_bag_tables_desc;
+
+/** Validate a table-batched descriptor and give the output shape [B, sum of D_t]; out_shape must hold
+ *  CLG_MAX_OUTPUT_RANK entries. The output type is the tables'. */
+CLG_API clg_status clg_embedding_bag_tables_output_shape(const clg_embedding_bag_tables_desc *desc, int32_t *out_rank,
+                                                         int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
+
+/** Validate a table-batched descriptor and give the byte size of each input and of the output: tables_bytes
+ *  is the largest byte_offset + N_t * D_t * size (the tables buffer must hold that many bytes), weights_bytes
+ *  0 when per_sample_weights are absent. Any pointer may be NULL. */
+CLG_API clg_status clg_embedding_bag_tables_sizes(const clg_embedding_bag_tables_desc *desc, uint64_t *tables_bytes,
+                                                  uint64_t *indices_bytes, uint64_t *offsets_bytes,
+                                                  uint64_t *weights_bytes, uint64_t *output_bytes);
+
+/** Enqueue a table-batched EmbeddingBag, one reduction kernel over every table, as clg_embedding_bag_enqueue
+ *  does (check kernel and its verdict, or under CLG_CONTEXT_DEFER_ERRORS a gated kernel; verify mode waits
+ *  and compares). weights NULL when absent. Byte offsets: each a multiple of its tensor's element size
+ *  (CLG_ERR_MISALIGNED_OFFSET); tables_offset is added to every table's byte_offset. */
+CLG_API clg_status clg_embedding_bag_tables_enqueue(clg_context *ctx, const clg_embedding_bag_tables_desc *desc,
+                                                    cl_command_queue queue, cl_mem tables, size_t tables_offset,
+                                                    cl_mem indices, size_t indices_offset, cl_mem offsets,
+                                                    size_t offsets_offset, cl_mem weights, size_t weights_offset,
+                                                    cl_mem output, size_t output_offset, cl_uint num_events,
+                                                    const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous table-batched EmbeddingBag over host memory (the CPU reference on a CPU-reference context).
+ *  Absent weights take NULL and 0 bytes; the output is written only on success. */
+CLG_API clg_status clg_embedding_bag_tables(clg_context *ctx, const clg_embedding_bag_tables_desc *desc,
+                                            const void *tables, size_t tables_bytes, const void *indices,
+                                            size_t indices_bytes, const void *offsets, size_t offsets_bytes,
+                                            const void *weights, size_t weights_bytes, void *output,
+                                            size_t output_bytes);
+
+/** The CPU reference for the table-batched EmbeddingBag: plain C over host memory, no OpenCL involved. */
+CLG_API clg_status clg_embedding_bag_tables_reference(const clg_embedding_bag_tables_desc *desc, const void *tables,
+                                                      size_t tables_bytes, const void *indices, size_t indices_bytes,
+                                                      const void *offsets, size_t offsets_bytes, const void *weights,
+                                                      size_t weights_bytes, void *output, size_t output_bytes);
 
 #ifdef __cplusplus
 }

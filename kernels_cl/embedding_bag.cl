@@ -1,5 +1,6 @@
 /* EmbeddingBag: gather rows of a table and reduce each bag of them to one output row, plus the checks
- * of its bag structure and indices. One program for every index type, bag form and mode (kernel
+ * of its bag structure and indices, for one table or table-batched (FBGEMM's TBE: T tables in one buffer,
+ * per-table words in `meta`). One program for every index type, bag form and mode (kernel
  * arguments: uniform branches); the table's type is the one build option (TABLE_KIND 0 f32, 1 f16,
  * 2 bf16, 3 f64), since it sets the accumulation type. Results are bit-exact with the CPU reference
  * (host/ops/embedding_bag/embedding_bag_reference.c): bag order, f32 accumulation (f64 for f64), each
@@ -65,6 +66,14 @@ inline table_bits_t from_acc(acc_t v) { return as_ulong(v); }
 #define BAG_SEGMENT_OUT_OF_RANGE 4
 #define BAG_SEGMENT_DECREASES    5
 #define BAG_INDEX_OUT_OF_RANGE   6
+#define BAG_OFFSET_NOT_END       7
+
+/* A table-batched call's per-table words, meta[4 t + ...] (host/ops/embedding_bag/embedding_bag_tables.c):
+ * table t's first element in the tables buffer, its rows N_t, its width D_t, its first output column. */
+#define META_START  0
+#define META_ROWS   1
+#define META_WIDTH  2
+#define META_COLUMN 3
 
 /* Element pos of an integer tensor of size bytes (signed or not) as its bits, sign-extended if signed. */
 inline ulong read_bits(__global const uchar *base, ulong pos, int size, int is_signed)
@@ -91,27 +100,53 @@ inline long read_value(__global const uchar *base, ulong pos, int size, int is_s
     return as_value(read_bits(base, pos, size, is_signed), is_signed);
 }
 
+/* The bag of a table-batched call holding index i: the last of the first `count` offsets that is <= i
+ * (offsets[0] is 0 once checked; any values give some bag in [0, count)). */
+inline ulong bag_of_index(__global const uchar *offsets, int size, int is_signed, ulong count, ulong i)
+{
+    ulong lo = 0, hi = count;
+    while (lo < hi) {
+        const ulong mid = lo + (hi - lo) / 2;
+        if (read_value(offsets, mid, size, is_signed) <= (long)i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 ? lo - 1 : 0;
+}
+
 /* ---- the checks ------------------------------------------------------------------------------ */
 
+/* T > 0: a table-batched call (B bags a table, each index checked against the rows of its bag's table,
+ * N unused); last_ends: the last offset must be L. */
 #define CHECK_PARAMETERS                                                                                               \
     __global const uchar *indices, ulong indices_offset, int index_size, int index_signed, __global const uchar *bags, \
         ulong bags_offset, int bags_size, int bags_signed, ulong bags_count, ulong L, ulong N, ulong B, int form,      \
-        int start_at_zero, ulong per_item, volatile __global uint *record
+        int start_at_zero, ulong per_item, volatile __global uint *record, __global const ulong *meta, ulong T,        \
+        int last_ends
 
-/* What is wrong at checked position pos: the bag structure's values first, then the indices. */
-inline int judge(CHECK_PARAMETERS, ulong pos)
+/* What is wrong at checked position pos: the bag structure's values first, then the indices. For an
+ * index of a table-batched call, *bag gets the bag holding it and *rows its table's rows. */
+inline int judge(CHECK_PARAMETERS, ulong pos, ulong *bag, ulong *rows)
 {
+    __global const uchar *b = bags ? bags + bags_offset * bags_size : bags;
     if (pos >= bags_count) {
-        const long v = read_value(indices + indices_offset * index_size, pos - bags_count, index_size, index_signed);
-        return (v < 0 || (ulong)v >= N) ? BAG_INDEX_OUT_OF_RANGE : BAG_VALID;
+        const ulong i = pos - bags_count;
+        *rows = N;
+        if (T > 0 && B > 0) {
+            *bag = bag_of_index(b, bags_size, bags_signed, T * B, i);
+            *rows = meta[4 * min(*bag / B, T - 1) + META_ROWS];
+        }
+        const long v = read_value(indices + indices_offset * index_size, i, index_size, index_signed);
+        return (v < 0 || (ulong)v >= *rows) ? BAG_INDEX_OUT_OF_RANGE : BAG_VALID;
     }
-    __global const uchar *b = bags + bags_offset * bags_size;
     const long v = read_value(b, pos, bags_size, bags_signed);
     const long prev = pos > 0 ? read_value(b, pos - 1, bags_size, bags_signed) : 0;
     if (form == FORM_OFFSETS) {
         if (v < 0 || (ulong)v > L) return BAG_OFFSET_OUT_OF_RANGE;
         if (pos == 0 && start_at_zero && v != 0) return BAG_OFFSET_NOT_ZERO;
-        return (pos > 0 && v < prev) ? BAG_OFFSET_DECREASES : BAG_VALID;
+        if (pos > 0 && v < prev) return BAG_OFFSET_DECREASES;
+        return (last_ends && pos + 1 == bags_count && (ulong)v != L) ? BAG_OFFSET_NOT_END : BAG_VALID;
     }
     if (v < 0 || (ulong)v >= B) return BAG_SEGMENT_OUT_OF_RANGE;
     return (pos > 0 && v < prev) ? BAG_SEGMENT_DECREASES : BAG_VALID;
@@ -119,7 +154,7 @@ inline int judge(CHECK_PARAMETERS, ulong pos)
 
 #define CHECK_ARGUMENTS                                                                                                \
     indices, indices_offset, index_size, index_signed, bags, bags_offset, bags_size, bags_signed, bags_count, L, N, B, \
-        form, start_at_zero, per_item, record
+        form, start_at_zero, per_item, record, meta, T, last_ends
 
 /* Work-item k scans chunk k of per_item positions and lowers the flag to k at its first bad one. */
 __kernel void check_bags(CHECK_PARAMETERS)
@@ -128,8 +163,9 @@ __kernel void check_bags(CHECK_PARAMETERS)
     ulong pos = chunk * per_item;
     if (pos >= total) return;
     const ulong end = (total - pos > per_item) ? pos + per_item : total;
+    ulong bag = 0, rows = 0;
     for (; pos < end; ++pos) {
-        if (judge(CHECK_ARGUMENTS, pos) != BAG_VALID) {
+        if (judge(CHECK_ARGUMENTS, pos, &bag, &rows) != BAG_VALID) {
             atomic_min(record, (uint)chunk);
             return;
         }
@@ -138,7 +174,8 @@ __kernel void check_bags(CHECK_PARAMETERS)
 
 /* One work-item: if a chunk was flagged, record its first failure. details[0] the failure (0 if the
  * chunk reads back clean), [1] the checked position, [2] the value's bits, [3] those of the value
- * before it in the same tensor, [4] per_item. */
+ * before it in the same tensor, [4] per_item; a table-batched call's bad index: [5] its bag, [6] the
+ * rows of the bag's table. */
 __kernel void locate_bad_bag(CHECK_PARAMETERS)
 {
     const uint chunk = record[0];
@@ -149,8 +186,9 @@ __kernel void locate_bad_bag(CHECK_PARAMETERS)
     const ulong end = (total - pos > per_item) ? pos + per_item : total;
     details[0] = BAG_VALID;
     details[4] = per_item;
+    ulong bag = 0, rows = 0;
     for (; pos < end; ++pos) {
-        const int failure = judge(CHECK_ARGUMENTS, pos);
+        const int failure = judge(CHECK_ARGUMENTS, pos, &bag, &rows);
         if (failure == BAG_VALID) continue;
         const int index = pos >= bags_count;
         __global const uchar *base = index ? indices + indices_offset * index_size : bags + bags_offset * bags_size;
@@ -160,6 +198,8 @@ __kernel void locate_bad_bag(CHECK_PARAMETERS)
         details[1] = pos;
         details[2] = read_bits(base, at, size, is_signed);
         details[3] = at > 0 ? read_bits(base, at - 1, size, is_signed) : details[2];
+        details[5] = bag;
+        details[6] = rows;
         return;
     }
 }
@@ -295,30 +335,50 @@ inline bag_inputs inputs_of(__global const table_bits_t *table, ulong table_offs
 /* Columns a runs work-item accumulates at once, in registers. */
 #define RUN_COLUMNS 8
 
-/* Runs mapping (CPUs): one work-item per bag, its columns RUN_COLUMNS at a time; each gathered value
- * is read once, each output value written once. */
+/* Bag `bag` into the D values at out_row, RUN_COLUMNS columns at a time accumulated in registers: each
+ * gathered value is read once, each output value written once. */
+inline void reduce_bag_runs(const bag_inputs *in, ulong bag, __global table_bits_t *out_row)
+{
+    ulong start, end;
+    bag_range(in, bag, &start, &end);
+    const ulong D = in->D;
+    for (ulong c0 = 0; c0 < D; c0 += RUN_COLUMNS) {
+        const ulong width = min((ulong)RUN_COLUMNS, D - c0);
+        acc_t acc[RUN_COLUMNS];
+        for (int j = 0; j < RUN_COLUMNS; ++j) acc[j] = in->mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
+        ulong n = 0;
+        for (ulong i = start; i < end; ++i) {
+            const long row = bag_row(in, i);
+            if (row < 0) continue;
+            ++n;
+            __global const table_bits_t *x = in->table + (ulong)row * D + c0;
+            for (ulong j = 0; j < width; ++j) acc[j] = combine(in, acc[j], to_acc(x[j]), i);
+        }
+        for (ulong j = 0; j < width; ++j) out_row[c0 + j] = n ? finish(in, acc[j], n) : empty_value(in, c0 + j);
+    }
+}
+
+/* Column c of the bag holding indices [start, end). */
+inline table_bits_t reduce_bag_column(const bag_inputs *in, ulong start, ulong end, ulong c)
+{
+    acc_t acc = in->mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
+    ulong n = 0;
+    for (ulong i = start; i < end; ++i) {
+        const long row = bag_row(in, i);
+        if (row < 0) continue;
+        ++n;
+        acc = combine(in, acc, to_acc(in->table[(ulong)row * in->D + c]), i);
+    }
+    return n ? finish(in, acc, n) : empty_value(in, c);
+}
+
+/* Runs mapping (CPUs): one work-item per bag. */
 __kernel void embedding_bag_runs(BAG_PARAMETERS)
 {
     const ulong b = get_global_id(0);
     if (b >= B || (gated && gate[0] != NONE_FAILED)) return;
     const bag_inputs in = INPUTS_OF();
-    ulong start, end;
-    bag_range(&in, b, &start, &end);
-    out += out_offset + b * D;
-    for (ulong c0 = 0; c0 < D; c0 += RUN_COLUMNS) {
-        const ulong width = min((ulong)RUN_COLUMNS, D - c0);
-        acc_t acc[RUN_COLUMNS];
-        for (int j = 0; j < RUN_COLUMNS; ++j) acc[j] = mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
-        ulong n = 0;
-        for (ulong i = start; i < end; ++i) {
-            const long row = bag_row(&in, i);
-            if (row < 0) continue;
-            ++n;
-            __global const table_bits_t *x = in.table + (ulong)row * D + c0;
-            for (ulong j = 0; j < width; ++j) acc[j] = combine(&in, acc[j], to_acc(x[j]), i);
-        }
-        for (ulong j = 0; j < width; ++j) out[c0 + j] = n ? finish(&in, acc[j], n) : empty_value(&in, c0 + j);
-    }
+    reduce_bag_runs(&in, b, out + out_offset + b * D);
 }
 
 /* Adjacent mapping (GPUs): dimension 0 the columns (adjacent work-items read adjacent values of a row),
@@ -330,16 +390,50 @@ __kernel void embedding_bag_columns(BAG_PARAMETERS)
     for (ulong b = get_global_id(1); b < B; b += get_global_size(1)) {
         ulong start, end;
         bag_range(&in, b, &start, &end);
-        for (ulong c = get_global_id(0); c < D; c += get_global_size(0)) {
-            acc_t acc = mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
-            ulong n = 0;
-            for (ulong i = start; i < end; ++i) {
-                const long row = bag_row(&in, i);
-                if (row < 0) continue;
-                ++n;
-                acc = combine(&in, acc, to_acc(in.table[(ulong)row * D + c]), i);
-            }
-            out[out_offset + b * D + c] = n ? finish(&in, acc, n) : empty_value(&in, c);
-        }
+        for (ulong c = get_global_id(0); c < D; c += get_global_size(0))
+            out[out_offset + b * D + c] = reduce_bag_column(&in, start, end, c);
+    }
+}
+
+/* ---- the table-batched call ------------------------------------------------------------------- */
+
+/* The reduction's arguments with `table` the tables buffer, B the bags a table, bags_count T*B (+1), and
+ * N, D unused; then the per-table words, T, and the output's row width (the sum of the D_t). Bag
+ * k = t*B + b of table t writes output row b from column meta[4t + META_COLUMN]. */
+#define TABLES_PARAMETERS BAG_PARAMETERS, __global const ulong *meta, ulong T, ulong out_width
+
+/* The bag inputs of table t: its rows and width. */
+inline bag_inputs table_view(bag_inputs in, __global const ulong *meta, ulong t)
+{
+    in.table += meta[4 * t + META_START];
+    in.N = meta[4 * t + META_ROWS];
+    in.D = meta[4 * t + META_WIDTH];
+    return in;
+}
+
+/* Runs mapping: one work-item per (table, bag), as embedding_bag_runs. */
+__kernel void embedding_bag_tables_runs(TABLES_PARAMETERS)
+{
+    const ulong k = get_global_id(0);
+    if (k >= T * B || (gated && gate[0] != NONE_FAILED)) return;
+    const ulong t = k / B, b = k % B;
+    const bag_inputs in = table_view(INPUTS_OF(), meta, t);
+    reduce_bag_runs(&in, k, out + out_offset + b * out_width + meta[4 * t + META_COLUMN]);
+}
+
+/* Adjacent mapping: dimension 0 the columns of the widest table, dimension 1 the (table, bag) pairs. */
+__kernel void embedding_bag_tables_columns(TABLES_PARAMETERS)
+{
+    if (gated && gate[0] != NONE_FAILED) return;
+    const bag_inputs all = INPUTS_OF();
+    for (ulong k = get_global_id(1); k < T * B; k += get_global_size(1)) {
+        const ulong t = k / B, b = k % B;
+        const bag_inputs in = table_view(all, meta, t);
+        if (get_global_id(0) >= in.D) continue;
+        ulong start, end;
+        bag_range(&in, k, &start, &end);
+        __global table_bits_t *row = out + out_offset + b * out_width + meta[4 * t + META_COLUMN];
+        for (ulong c = get_global_id(0); c < in.D; c += get_global_size(0))
+            row[c] = reduce_bag_column(&in, start, end, c);
     }
 }

@@ -6,6 +6,7 @@ int cmd_gather(int argc, char **argv);
 int cmd_gather_elements(int argc, char **argv);
 int cmd_gather_nd(int argc, char **argv);
 int cmd_embedding_bag(int argc, char **argv);
+int cmd_embedding_bag_tables(int argc, char **argv);
 int cmd_gather_tree(int argc, char **argv);
 int cmd_gather_quantized(int argc, char **argv);
 int cmd_devices(int argc, char **argv);

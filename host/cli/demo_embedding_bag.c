@@ -154,6 +154,52 @@ static int run_case(clg_context *ctx, int number, const demo_bag_case *c)
     return problem[0] == '\0';
 }
 
+/* The table-batched call (FBGEMM's TBE): the OpenVINO table [5, 2] and PyTorch's [10, 3] in one buffer, B = 2,
+ * offsets table-major with the last: table 0's bags {0, 4} and {}, table 1's {9} and {1, 2, 3}. */
+static int run_tables_case(clg_context *ctx, int number)
+{
+    printf("[%2d] embedding bag: table-batched (FBGEMM TBE), tables [5, 2] and [10, 3], indices [0, 4, 9, 1, 2, 3], "
+           "offsets [0, 2, 2, 3, 6], mode sum\n",
+           number);
+    static float tables[10 + 30];
+    memcpy(tables, ov_table, sizeof ov_table);
+    memcpy(tables + 10, torch_table, sizeof torch_table);
+    static const clg_embedding_bag_table layout[] = {{.type = CLG_F32, .rows = 5, .width = 2},
+                                                     {.type = CLG_F32, .rows = 10, .width = 3, .byte_offset = 40}};
+    static const int64_t indices[] = {0, 4, 9, 1, 2, 3}, offsets[] = {0, 2, 2, 3, 6};
+    static const double expected[] = {0.6, -1.3, 28, 29, 30, 0, 0, 21, 24, 27};
+    const clg_embedding_bag_tables_desc desc = {
+        .num_tables = 2, .tables = layout, .indices = I64(6), .offsets = I64(5), .include_last_offset = 1};
+    float output[10], reference[10];
+    char problem[1024] = "";
+    clg_status st = clg_embedding_bag_tables(ctx, &desc, tables, sizeof tables, indices, sizeof indices, offsets,
+                                             sizeof offsets, NULL, 0, output, sizeof output);
+    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_tables");
+    const clg_status ref_st =
+        clg_embedding_bag_tables_reference(&desc, tables, sizeof tables, indices, sizeof indices, offsets,
+                                           sizeof offsets, NULL, 0, reference, sizeof reference);
+    if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_embedding_bag_tables_reference");
+    cli_take_failure(problem, sizeof problem);
+    if (!problem[0] && memcmp(output, reference, sizeof output) != 0)
+        snprintf(problem, sizeof problem, "differs from the CPU reference");
+    else if (!problem[0] && !matches(output, expected, 10))
+        snprintf(problem, sizeof problem, "differs from the hand-checked values");
+    if (st == CLG_SUCCESS) {
+        const int64_t shape[] = {2, 5};
+        cli_tensor shown = {0};
+        if (cli_tensor_alloc(&shown, CLG_F32, 2, shape, "output") == 0) {
+            memcpy(shown.bytes, output, sizeof output);
+            printf("     %-9s", "output");
+            cli_print_tensor(stdout, &shown, BAG_MAX_VALUES);
+            printf("  (table 0's 2 columns, then table 1's 3)\n");
+        }
+        cli_tensor_free(&shown);
+    }
+    printf("     %-12s %s\n", "tables", problem[0] ? "FAIL" : "PASS  = reference = hand-checked values");
+    if (problem[0]) printf("     %s\n", problem);
+    return problem[0] == '\0';
+}
+
 int demo_embedding_bag_run(clg_context *ctx, int first_number, int *runs, int *passed)
 {
     const int count = (int)(sizeof demo_cases / sizeof demo_cases[0]);
@@ -161,5 +207,7 @@ int demo_embedding_bag_run(clg_context *ctx, int first_number, int *runs, int *p
         *runs += 1;
         *passed += run_case(ctx, first_number + i, &demo_cases[i]);
     }
-    return count;
+    *runs += 1;
+    *passed += run_tables_case(ctx, first_number + count);
+    return count + 1;
 }

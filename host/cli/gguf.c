@@ -178,7 +178,7 @@ static int read_tensor_info(reader *r, cli_gguf_tensor *t, char **name_storage, 
         return cli_fail(CLI_EXIT_REFUSED, "GGUF file '%s': tensor '%s' has %u dimensions; ggml allows 1 to %d", r->path,
                         t->name, rank, CLI_GGUF_MAX_DIMS);
     t->rank = (int32_t)rank;
-    uint64_t dims[CLI_GGUF_MAX_DIMS], elements = 1;
+    uint64_t dims[CLI_GGUF_MAX_DIMS] = {0}, elements = 1; /* zeroed: GCC 12 at -O3 cannot see read_u64 set each */
     int overflow = 0;
     for (uint32_t d = 0; d < rank; ++d) {
         if (read_u64(r, "a tensor's dimensions", &dims[d]) != 0) return CLI_EXIT_REFUSED;

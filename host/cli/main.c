@@ -29,6 +29,10 @@ static const char usage_text[] =
     "                  [--mode sum|mean|max] [--weights W.npy] [--default-index K] [--padding-idx K]\n"
     "                  [--device SPEC] [--verify] --out OUT.npy   (no --offsets, no --segment-ids: packed 2-D "
     "indices)\n"
+    "  clgather embedding-bag-tables --tables T0.npy,T1.npy,... [--table-type bf16] --indices I.npy\n"
+    "                  --offsets O.npy [--include-last-offset] [--mode sum|mean|max] [--weights W.npy]\n"
+    "                  [--device SPEC] [--verify] --out OUT.npy   (table-batched, FBGEMM's TBE: offsets [T*B(+1)]\n"
+    "                  table-major, output [B, sum of the tables' widths])\n"
     "  clgather gguf FILE   (a GGUF file's tensors: name, ggml type, shape, bytes)\n"
     "  clgather devices\n"
     "  clgather demo [--device SPEC]\n"
@@ -78,6 +82,8 @@ int main(int argc, char **argv)
             rc = cmd_gather_elements(rest, rest_argv);
         } else if (strcmp(command, "embedding-bag") == 0) {
             rc = cmd_embedding_bag(rest, rest_argv);
+        } else if (strcmp(command, "embedding-bag-tables") == 0) {
+            rc = cmd_embedding_bag_tables(rest, rest_argv);
         } else if (strcmp(command, "gather-nd") == 0) {
             rc = cmd_gather_nd(rest, rest_argv);
         } else if (strcmp(command, "gather-tree") == 0) {

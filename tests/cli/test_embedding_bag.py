@@ -138,4 +138,41 @@ bag(["--op", "torch-embedding-bag", "--table", ov_table, "--indices", ov_idx, "-
      seg, "--num-segments", "3"], "offsets and segment ids", None, 2, "exclude each other")
 bag(["--op", "torch-embedding-bag", "--table", ov_table, "--indices", ov_idx, "--mode", "min"], "bad mode", None, 2,
     "--mode must be sum, mean or max")
+# embedding-bag-tables: two tables (the OpenVINO and PyTorch ones, widths 2 and 3), B = 2, offsets table-major;
+# each table's columns are its own single-table call's output
+def tables_call(args, what, device=None, status=0, stderr_contains=None):
+    out = path("out.npy")
+    if os.path.exists(out):
+        os.remove(out)
+    expect_status(["embedding-bag-tables"] + args + ["--out", out] + (["--device", device] if device else []), status,
+                  what, stderr_contains)
+    if status != 0:
+        check(not os.path.exists(out), f"{what}: no output file after a failure")
+        return None
+    return np.load(out) if os.path.exists(out) else None
+
+
+tb_idx = save("tb_idx.npy", np.array([0, 4, 9, 1, 2, 3], np.int64))
+tb_off = save("tb_off.npy", np.array([0, 2, 2, 3, 6], np.int32))
+tb_w = save("tb_w.npy", np.array([0.5, 2, 1, 1, -1, 0.25], np.float32))
+for mode in ["sum", "mean", "max"]:
+    for device in [None, "cpu"]:
+        got = tables_call(["--tables", f"{ov_table},{torch_table}", "--indices", tb_idx, "--offsets", tb_off,
+                           "--include-last-offset", "--mode", mode], f"tables {mode} on {device}", device)
+        want = np.concatenate([numpy_bags(t, np.array([0, 4]), [(0, 2), (2, 2)], mode=mode),
+                               numpy_bags(tt, np.array([9, 1, 2, 3]), [(0, 1), (1, 4)], mode=mode)], axis=1)
+        check(got is not None and got.tobytes() == want.tobytes(), f"tables {mode}: {got} vs {want}")
+got = tables_call(["--tables", f"{ov_table},{torch_table}", "--indices", tb_idx, "--offsets", tb_off,
+                   "--include-last-offset", "--weights", tb_w, "--verify"], "tables weighted sum")
+w = np.load(tb_w)
+want = np.concatenate([numpy_bags(t, np.array([0, 4]), [(0, 2), (2, 2)], weights=w[:2]),
+                       numpy_bags(tt, np.array([9, 1, 2, 3]), [(0, 1), (1, 4)], weights=w[2:])], axis=1)
+check(got is not None and got.tobytes() == want.tobytes(), f"tables weighted: {got} vs {want}")
+# row 9 is in the second table's range only
+tables_call(["--tables", f"{torch_table},{ov_table}", "--indices", tb_idx, "--offsets", tb_off, "--include-last-offset"],
+            "index past its table", None, 1, "indices[2] = 9 is outside [0, 5) (tables[1].rows; bag 0 of table 1)")
+f64_table = save("f64_table.npy", tt.astype(np.float64))
+tables_call(["--tables", f"{ov_table},{f64_table}", "--indices", tb_idx, "--offsets", tb_off, "--include-last-offset"],
+            "tables of two types", None, 1, "CLG_ERR_TYPE_MISMATCH")
+tables_call(["--tables", ov_table, "--indices", tb_idx], "missing --offsets", None, 2, "--offsets is required")
 finish()

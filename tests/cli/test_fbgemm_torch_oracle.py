@@ -3,9 +3,9 @@ with PyTorch's quantized EmbeddingBag operators and unpacks them with PyTorch's 
 kernels); clgather gather-quantized must give the unpacked rows bit for bit as f32 (a NaN where PyTorch
 has one, of any sign and payload: docs/semantics.md fixes clgather's NaN bits, the CPU's fused
 multiply-add its own), and those values rounded to nearest even as f16. torch is not in the oracle venv
-of ci/setup_oracles.sh: the test runs the Python named by CLGATHER_TORCH_PYTHON, else the oracle venv's
-where it imports torch, and skips saying so where neither does (fails instead with
-CLGATHER_REQUIRE_TORCH=1)."""
+of ci/setup_oracles.sh unless CLGATHER_ORACLES_TORCH=1 put it there: the test runs the Python named by
+CLGATHER_TORCH_PYTHON, else the oracle venv's where it imports torch, and skips saying so where neither
+does (fails instead with CLGATHER_REQUIRE_TORCH=1)."""
 from cli_common import *
 
 
@@ -20,8 +20,8 @@ def torch_python():
         if probe.returncode == 0:
             return python
         tried.append(python)
-    why = ("no Python with torch for the FBGEMM oracle (set CLGATHER_TORCH_PYTHON, or install torch into the "
-           f"oracle venv {venv}); tried: {', '.join(tried) or 'none'}")
+    why = ("no Python with torch for the FBGEMM oracle (set CLGATHER_TORCH_PYTHON, or CLGATHER_ORACLES_TORCH=1 "
+           f"ci/setup_oracles.sh puts torch in the oracle venv {venv}); tried: {', '.join(tried) or 'none'}")
     if os.environ.get("CLGATHER_REQUIRE_TORCH") == "1":
         print("FAIL:", why)
         sys.exit(1)

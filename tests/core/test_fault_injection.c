@@ -315,6 +315,60 @@ static clg_status step_quantized_enqueue_bad_index(sequence_state *s, unsigned c
     return quantized(s, 0, 1, out, want);
 }
 
+/* An EmbeddingBag: PyTorch's preset, mean of two bags of the 6 x 4 f32 table (its division is the
+ * program's build option), through the synchronous call, or through the enqueue call on buffers made here
+ * with an offset past the indices (valid = 0). */
+static clg_status bag(sequence_state *s, int valid, int enqueue, unsigned char *out, unsigned char *want)
+{
+    clg_embedding_bag_desc d;
+    memset(&d, 0, sizeof d);
+    const int64_t bi_shape[] = {5}, bo_shape[] = {2};
+    d.preset = CLG_TORCH_EMBEDDING_BAG;
+    d.bag_form = CLG_BAG_OFFSETS;
+    d.mode = CLG_BAG_MEAN;
+    support_shape(&d.table, CLG_F32, 2, ds);
+    support_shape(&d.indices, CLG_I32, 1, bi_shape);
+    support_shape(&d.offsets, CLG_I64, 1, bo_shape);
+    const int32_t idx[5] = {5, 1, 0, 3, 2};
+    const int64_t offsets[2] = {0, valid ? 2 : 6};
+    clg_embedding_bag_reference(&d, data, sizeof data, idx, sizeof idx, offsets, sizeof offsets, NULL, 0, want,
+                                OUT_BYTES);
+    if (!enqueue)
+        return clg_embedding_bag(s->ctx, &d, data, sizeof data, idx, sizeof idx, offsets, sizeof offsets, NULL, 0, out,
+                                 OUT_BYTES);
+    cl_context cl = clg_context_cl_context(s->ctx);
+    cl_command_queue q = clg_context_cl_queue(s->ctx);
+    cl_int err;
+    const cl_mem_flags in_flags = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    cl_mem bt = clCreateBuffer(cl, in_flags, sizeof data, (void *)data, &err);
+    cl_mem bi = clCreateBuffer(cl, in_flags, sizeof idx, (void *)idx, &err);
+    cl_mem bb = clCreateBuffer(cl, in_flags, sizeof offsets, (void *)offsets, &err);
+    cl_mem bo = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
+    cl_event done = NULL;
+    clg_status st = clg_embedding_bag_enqueue(s->ctx, &d, q, bt, 0, bi, 0, bb, 0, NULL, 0, bo, 0, 0, NULL, &done);
+    st = settle(s, st, done);
+    clFinish(q);
+    clEnqueueReadBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL);
+    clReleaseMemObject(bt);
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(bo);
+    return st;
+}
+
+static clg_status step_bag(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return bag(s, 1, 0, out, want);
+}
+static clg_status step_bag_enqueue(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return bag(s, 1, 1, out, want);
+}
+static clg_status step_bag_enqueue_bad_offset(sequence_state *s, unsigned char *out, unsigned char *want)
+{
+    return bag(s, 0, 1, out, want);
+}
+
 static const struct {
     const char *name;
     step_fn run;
@@ -342,6 +396,10 @@ static const struct {
     {"dequantizing gather", step_quantized, CLG_SUCCESS, NULL},
     {"enqueue dequantizing gather (device index check)", step_quantized_enqueue, CLG_SUCCESS, NULL},
     {"enqueue dequantizing gather with a bad index", step_quantized_enqueue_bad_index, CLG_ERR_INDEX_OUT_OF_RANGE,
+     NULL},
+    {"embedding-bag mean", step_bag, CLG_SUCCESS, NULL},
+    {"enqueue embedding-bag mean (device offset and index check)", step_bag_enqueue, CLG_SUCCESS, NULL},
+    {"enqueue embedding-bag with an offset past the indices", step_bag_enqueue_bad_offset, CLG_ERR_INVALID_OFFSETS,
      NULL},
 };
 enum { STEPS = sizeof steps / sizeof steps[0] };

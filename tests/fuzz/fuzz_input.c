@@ -261,3 +261,70 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
         }
     }
 }
+
+/* An integer type (now and then any type, or none). */
+static clg_dtype fuzz_index_type(fuzz_input *in)
+{
+    uint8_t b = fuzz_u8(in);
+    return b >= 240 ? fuzz_type(in) : (clg_dtype)(CLG_I8 + b % (CLG_U64 - CLG_I8 + 1));
+}
+
+/* A small number, now and then a hostile one. */
+static int64_t fuzz_option(fuzz_input *in)
+{
+    uint8_t b = fuzz_u8(in);
+    if (b < 230) return (int64_t)(b % 12) - 4;
+    if (b < 240) return INT64_MIN;
+    if (b < 250) return INT64_MAX;
+    return (int64_t)fuzz_u64(in);
+}
+
+void fuzz_embedding_bag_desc(fuzz_input *in, clg_embedding_bag_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    const uint8_t mix = fuzz_u8(in);
+    uint8_t b = fuzz_u8(in);
+    d->preset =
+        b == 255 ? (clg_embedding_bag_preset)77 : (clg_embedding_bag_preset)(b % CLG_EMBEDDING_BAG_PRESET_COUNT);
+    b = fuzz_u8(in);
+    d->bag_form = b == 255 ? (clg_bag_form)-1 : (clg_bag_form)(b % CLG_BAG_FORM_COUNT);
+    b = fuzz_u8(in);
+    d->mode = b == 255 ? (clg_bag_mode)9 : (clg_bag_mode)(b % (CLG_BAG_MODE_COUNT + 1));
+    b = fuzz_u8(in);
+    /* the table's types mostly: f32, f16, bf16, f64 */
+    const clg_dtype table_type = b < 200 ? (clg_dtype)(CLG_F16 + b % 4) : fuzz_type(in);
+    if (mix & 1) { /* shapes as the form asks */
+        fuzz_tensor(in, &d->table, table_type, 3);
+        if (d->table.rank == 0) d->table.rank = 1;
+        const int packed = d->bag_form == CLG_BAG_PACKED;
+        d->indices.type = fuzz_index_type(in);
+        d->indices.rank = packed ? 2 : 1;
+        d->indices.shape[0] = fuzz_dim(in);
+        if (packed) d->indices.shape[1] = fuzz_dim(in);
+        if (d->bag_form == CLG_BAG_OFFSETS) {
+            d->offsets.type = fuzz_index_type(in);
+            d->offsets.rank = 1;
+            d->offsets.shape[0] = fuzz_dim(in);
+        } else if (d->bag_form == CLG_BAG_SEGMENTS) {
+            d->segment_ids = d->indices;
+            d->segment_ids.type = fuzz_index_type(in);
+            d->num_segments = fuzz_dim(in);
+        }
+        if (mix & 2) {
+            d->per_sample_weights = d->indices;
+            d->per_sample_weights.type = (mix & 4) ? fuzz_type(in) : table_type;
+        }
+    } else { /* anything */
+        fuzz_tensor(in, &d->table, table_type, 4);
+        fuzz_tensor(in, &d->indices, fuzz_index_type(in), 3);
+        if (mix & 8) fuzz_tensor(in, &d->offsets, fuzz_index_type(in), 2);
+        if (mix & 16) fuzz_tensor(in, &d->segment_ids, fuzz_index_type(in), 2);
+        if (mix & 2) fuzz_tensor(in, &d->per_sample_weights, fuzz_type(in), 3);
+        d->num_segments = fuzz_dim(in);
+    }
+    d->include_last_offset = (mix & 32) != 0;
+    d->has_default_index = (mix & 64) != 0;
+    d->has_padding_idx = (mix & 128) != 0;
+    if (d->has_default_index) d->default_index = fuzz_option(in);
+    if (d->has_padding_idx) d->padding_idx = fuzz_option(in);
+}

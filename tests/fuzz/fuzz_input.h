@@ -1,5 +1,5 @@
-/* Consuming fuzzer bytes as typed values, and building Gather, GatherElements, GatherND, GatherTree and
- * dequantizing-gather descriptors from them.
+/* Consuming fuzzer bytes as typed values, and building Gather, GatherElements, GatherND, GatherTree,
+ * dequantizing-gather and EmbeddingBag descriptors from them.
  * Running out of bytes yields zeros, so every input decodes to something. */
 #ifndef CLG_FUZZ_INPUT_H
 #define CLG_FUZZ_INPUT_H
@@ -33,6 +33,10 @@ void fuzz_gather_nd_desc(fuzz_input *in, clg_gather_nd_desc *d);
 /* A dequantizing-gather descriptor of fuzzer-chosen layout, types, shapes, bits, block size, axes and
  * policy, valid or not: scales and zero points mostly shaped as their layout asks, sometimes not. */
 void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d);
+/* An EmbeddingBag descriptor of fuzzer-chosen preset, form, mode, types, shapes (mostly as the form
+ * asks: offsets, segment ids and weights beside the indices) and options, hostile ones included: valid
+ * or not. */
+void fuzz_embedding_bag_desc(fuzz_input *in, clg_embedding_bag_desc *d);
 /* A gather-tree descriptor, valid or not. */
 void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d);
 

@@ -8,12 +8,13 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Positions the checks read: the bag structure's values, then the indices. */
 static uint64_t checked_positions(const clg_embedding_bag_plan *p) { return p->bags_count + p->L; }
 
 /* The failure at position `pos` (bag structure first, then indices), clamped values as the kernel sees them. */
-static clg_bag_failure judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos)
+clg_bag_failure clg_bag_judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos)
 {
     if (pos >= p->bags_count) {
         const int64_t v = clg_bag_read_int(inputs[1], p->index_type, pos - p->bags_count);
@@ -24,7 +25,9 @@ static clg_bag_failure judge(const clg_embedding_bag_plan *p, const void *const 
     if (p->form == CLG_BAG_OFFSETS) {
         if (v < 0 || (uint64_t)v > p->L) return CLG_BAG_OFFSET_OUT_OF_RANGE;
         if (pos == 0 && p->offsets_start_at_zero && v != 0) return CLG_BAG_OFFSET_NOT_ZERO;
-        return pos > 0 && v < prev ? CLG_BAG_OFFSET_DECREASES : CLG_BAG_VALID;
+        if (pos > 0 && v < prev) return CLG_BAG_OFFSET_DECREASES;
+        return p->offsets_end_at_count && pos + 1 == p->bags_count && (uint64_t)v != p->L ? CLG_BAG_OFFSET_NOT_END
+                                                                                          : CLG_BAG_VALID;
     }
     if (v < 0 || (uint64_t)v >= p->B) return CLG_BAG_SEGMENT_OUT_OF_RANGE;
     return pos > 0 && v < prev ? CLG_BAG_SEGMENT_DECREASES : CLG_BAG_VALID;
@@ -73,7 +76,7 @@ clg_status clg_embedding_bag_host_check(const void *plan, const void *const *inp
     const clg_embedding_bag_plan *p = plan;
     const uint64_t n = checked_positions(p);
     for (uint64_t pos = 0; pos < n; ++pos) {
-        const clg_bag_failure failure = judge(p, inputs, pos);
+        const clg_bag_failure failure = clg_bag_judge(p, inputs, pos);
         if (failure == CLG_BAG_VALID) continue;
         const bool index = pos >= p->bags_count;
         const void *tensor = index ? inputs[1] : inputs[2];
@@ -94,16 +97,19 @@ static uint64_t per_item(const clg_context *ctx, const clg_embedding_bag_plan *p
     return per;
 }
 
-static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
-                                       cl_command_queue queue, const clg_buffer *inputs, cl_mem record, uint64_t items,
-                                       cl_uint num_events, const cl_event *wait_list, cl_event *done)
+clg_status clg_embedding_bag_enqueue_check(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
+                                           cl_command_queue queue, const clg_buffer *inputs, cl_mem record, cl_mem meta,
+                                           uint64_t T, cl_uint num_events, const cl_event *wait_list, cl_event *done)
 {
+    const uint64_t per = per_item(ctx, p), chunks = (checked_positions(p) + per - 1) / per;
+    const uint64_t items = strcmp(name, "check_bags") == 0 && chunks ? chunks : 1;
     clg_kernel_lease lease;
     clg_status st = clg_embedding_bag_borrow(ctx, p, name, &lease);
     if (st != CLG_SUCCESS) return st;
     const cl_ulong index_offset = inputs[1].offset / p->index_size;
     const cl_ulong bags_offset = p->bags_size ? inputs[2].offset / p->bags_size : 0;
-    const cl_ulong count = p->bags_count, L = p->L, N = p->N, B = p->B, per = per_item(ctx, p);
+    const cl_ulong count = p->bags_count, L = p->L, N = p->N, B = p->B, tables = T;
+    const cl_int last_ends = p->offsets_end_at_count;
     const cl_int index_size = (cl_int)p->index_size, index_signed = clg_dtype_is_signed_integer(p->index_type);
     const cl_int bags_size = (cl_int)p->bags_size, bags_signed = clg_dtype_is_signed_integer(p->bags_type);
     const cl_int form = (cl_int)p->form, start_at_zero = p->offsets_start_at_zero;
@@ -125,6 +131,9 @@ static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag
     err |= clSetKernelArg(k, 13, sizeof start_at_zero, &start_at_zero);
     err |= clSetKernelArg(k, 14, sizeof per, &per);
     err |= clSetKernelArg(k, 15, sizeof(cl_mem), &record);
+    err |= clSetKernelArg(k, 16, sizeof(cl_mem), &meta);
+    err |= clSetKernelArg(k, 17, sizeof tables, &tables);
+    err |= clSetKernelArg(k, 18, sizeof last_ends, &last_ends);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (embedding bag check)");
@@ -139,17 +148,16 @@ clg_status clg_embedding_bag_check_enqueue(clg_context *ctx, const void *plan, c
                                            const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                            const cl_event *wait_list, cl_event *done)
 {
-    const clg_embedding_bag_plan *p = plan;
-    const uint64_t per = per_item(ctx, p), chunks = (checked_positions(p) + per - 1) / per;
-    return enqueue_check_kernel(ctx, p, "check_bags", queue, inputs, record, chunks ? chunks : 1, num_events, wait_list,
-                                done);
+    return clg_embedding_bag_enqueue_check(ctx, plan, "check_bags", queue, inputs, record, NULL, 0, num_events,
+                                           wait_list, done);
 }
 
 clg_status clg_embedding_bag_locate_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
                                             const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                             const cl_event *wait_list, cl_event *done)
 {
-    return enqueue_check_kernel(ctx, plan, "locate_bad_bag", queue, inputs, record, 1, num_events, wait_list, done);
+    return clg_embedding_bag_enqueue_check(ctx, plan, "locate_bad_bag", queue, inputs, record, NULL, 0, num_events,
+                                           wait_list, done);
 }
 
 /* A recorded value's bits (sign-extended for signed types) as the exact integer. */
@@ -164,7 +172,7 @@ clg_status clg_embedding_bag_report(const void *plan, const clg_failure_record *
     const clg_embedding_bag_plan *p = plan;
     const cl_ulong *d = record->details;
     const clg_bag_failure failure = (clg_bag_failure)d[0];
-    if (failure == CLG_BAG_VALID || failure > CLG_BAG_INDEX_OUT_OF_RANGE)
+    if (failure == CLG_BAG_VALID || failure >= CLG_BAG_OFFSET_NOT_END)
         return clg_fail(CLG_ERR_INDEX_OUT_OF_RANGE,
                         "the EmbeddingBag check flagged the positions from %" PRIu64
                         " on, but they read back valid (were the inputs written concurrently?)",

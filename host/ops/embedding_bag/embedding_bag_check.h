@@ -18,7 +18,17 @@ typedef enum clg_bag_failure {
     CLG_BAG_SEGMENT_OUT_OF_RANGE, /* outside [0, num_segments) */
     CLG_BAG_SEGMENT_DECREASES,    /* below the id before it */
     CLG_BAG_INDEX_OUT_OF_RANGE,   /* outside [0, N) */
+    CLG_BAG_OFFSET_NOT_END,       /* the table-batched call with include_last_offset: the last offset is not L */
 } clg_bag_failure;
+
+/* The failure at checked position pos (the bag structure first, then the indices against p->N). */
+clg_bag_failure clg_bag_judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos);
+
+/* Enqueue check kernel `name` (check_bags over chunks, or locate_bad_bag on one item) over p's positions:
+ * the table-batched call's per-table words `meta` (NULL for one table) and its T, bags a table in p->B. */
+clg_status clg_embedding_bag_enqueue_check(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
+                                           cl_command_queue queue, const clg_buffer *inputs, cl_mem record, cl_mem meta,
+                                           uint64_t T, cl_uint num_events, const cl_event *wait_list, cl_event *done);
 
 /* inputs: table, indices, bags, weights (operation.h's host_check). */
 clg_status clg_embedding_bag_host_check(const void *plan, const void *const *inputs);

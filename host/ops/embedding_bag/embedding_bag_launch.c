@@ -41,7 +41,7 @@ clg_status clg_embedding_bag_device_supports(const clg_context *ctx, const void 
     return CLG_SUCCESS;
 }
 
-static cl_int set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate)
+cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate)
 {
     const cl_ulong table_offset = buffers[0].offset / p->table_size, index_offset = buffers[1].offset / p->index_size;
     const cl_ulong bags_offset = p->bags_size ? buffers[2].offset / p->bags_size : 0;
@@ -89,7 +89,7 @@ clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_comma
     clg_kernel_lease lease;
     clg_status st = clg_embedding_bag_borrow(ctx, p, name, &lease);
     if (st != CLG_SUCCESS) return st;
-    if (set_args(lease.kernel, p, buffers, gate) != CL_SUCCESS) {
+    if (clg_embedding_bag_set_args(lease.kernel, p, buffers, gate) != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (embedding bag)");
     }

@@ -10,6 +10,10 @@
 clg_status clg_embedding_bag_borrow(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
                                     clg_kernel_lease *lease);
 
+/* The reduction kernels' 27 common arguments (BAG_PARAMETERS) from p: buffers table, indices, bags,
+ * weights, output; gate NULL when not gated. */
+cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate);
+
 /* operation.h's launch: the reduction into buffers[4], gated on the record when one is given. */
 clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_command_queue queue,
                                     const clg_buffer *buffers, cl_mem gate, cl_uint num_events,

@@ -19,6 +19,7 @@ typedef struct clg_embedding_bag_plan {
     size_t table_size, index_size, bags_size;
     bool has_weights;
     bool offsets_start_at_zero; /* torch: offsets[0] must be 0 */
+    bool offsets_end_at_count;  /* the table-batched call with include_last_offset: the last offset must be L */
     const char *bags_name;      /* "offsets" or "segment_ids" in messages */
     uint64_t N, D;              /* table rows, values a row */
     uint64_t L;                 /* indices */

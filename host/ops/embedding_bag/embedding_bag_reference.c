@@ -93,15 +93,24 @@ static double canonical_nan_double(void)
 DEFINE_REDUCE(reduce_f32, float, load_f32)
 DEFINE_REDUCE(reduce_f64, double, load_f64)
 
-/* Output row b of a bag that counted nothing: the default row's bits, or zeros. */
-static void fill_empty(const clg_embedding_bag_plan *p, const void *table, void *output, uint64_t b)
+/* Bag `bag` reduced into the D values at out_row: the default row's bits, or zeros, if it counted nothing. */
+void clg_embedding_bag_reduce_bag(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t bag,
+                                  void *out_row)
 {
+    uint64_t start, end, count = 0;
+    clg_bag_range(p, inputs[2], bag, &start, &end);
+    for (uint64_t c = 0; c < p->D; ++c) {
+        if (p->table_type == CLG_F64)
+            store_f64(out_row, p->table_type, c, reduce_f64(p, inputs, start, end, c, &count));
+        else
+            store_f32(out_row, p->table_type, c, reduce_f32(p, inputs, start, end, c, &count));
+    }
+    if (count > 0 || p->D == 0) return;
     const size_t row_bytes = (size_t)(p->D * p->table_size);
-    unsigned char *out = (unsigned char *)output + b * row_bytes;
     if (p->default_row == CLG_BAG_NO_ROW)
-        memset(out, 0, row_bytes);
+        memset(out_row, 0, row_bytes);
     else
-        memcpy(out, (const unsigned char *)table + (uint64_t)p->default_row * row_bytes, row_bytes);
+        memcpy(out_row, (const unsigned char *)inputs[0] + (uint64_t)p->default_row * row_bytes, row_bytes);
 }
 
 clg_status clg_embedding_bag_reference_run(const void *plan, const void *const *inputs, void *output)
@@ -110,17 +119,7 @@ clg_status clg_embedding_bag_reference_run(const void *plan, const void *const *
     if (p->out_elems == 0) return CLG_SUCCESS; /* as on the device: empty work reads and checks nothing */
     clg_status st = clg_embedding_bag_host_check(p, inputs);
     if (st != CLG_SUCCESS) return st;
-    for (uint64_t b = 0; b < p->B; ++b) {
-        uint64_t start, end, count = 0;
-        clg_bag_range(p, inputs[2], b, &start, &end);
-        for (uint64_t c = 0; c < p->D; ++c) {
-            const uint64_t k = b * p->D + c;
-            if (p->table_type == CLG_F64)
-                store_f64(output, p->table_type, k, reduce_f64(p, inputs, start, end, c, &count));
-            else
-                store_f32(output, p->table_type, k, reduce_f32(p, inputs, start, end, c, &count));
-        }
-        if (count == 0) fill_empty(p, inputs[0], output, b);
-    }
+    for (uint64_t b = 0; b < p->B; ++b)
+        clg_embedding_bag_reduce_bag(p, inputs, b, (unsigned char *)output + b * p->D * p->table_size);
     return CLG_SUCCESS;
 }

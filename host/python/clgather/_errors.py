@@ -14,7 +14,8 @@ class Error(Exception):
 
 
 class IndexOutOfRangeError(Error, IndexError):
-    """An index (or a followed GatherTree parent id) outside its range under the error policy."""
+    """An index (or a followed GatherTree parent id, an EmbeddingBag offset or segment id) outside its
+    range under the error policy."""
 
 
 class ShapeError(Error, ValueError):
@@ -31,12 +32,15 @@ class DTypeError(Error, TypeError):
 
 
 class ArgumentError(Error, ValueError):
-    """Any other argument the library refuses (an unknown oob policy, a malformed device spec)."""
+    """Any other argument the library refuses (an unknown oob policy or EmbeddingBag mode, a malformed
+    device spec, an input the call needs left out)."""
 
 
 _CLASS_OF_STATUS = {
     _lib.ERR_INDEX_OUT_OF_RANGE: IndexOutOfRangeError,
     _lib.ERR_INVALID_PARENT: IndexOutOfRangeError,
+    _lib.ERR_INVALID_OFFSETS: IndexOutOfRangeError,
+    _lib.ERR_INVALID_SEGMENT_IDS: IndexOutOfRangeError,
     _lib.ERR_INVALID_RANK: ShapeError,
     _lib.ERR_INVALID_DIMENSION: ShapeError,
     _lib.ERR_INVALID_AXIS: ShapeError,
@@ -60,6 +64,9 @@ _CLASS_OF_STATUS = {
     _lib.ERR_INVALID_POLICY: ArgumentError,
     _lib.ERR_INVALID_DEVICE_SPEC: ArgumentError,
     _lib.ERR_INVALID_SEQ_LEN: ArgumentError,
+    _lib.ERR_INVALID_MODE: ArgumentError,
+    _lib.ERR_INVALID_BAG_FORM: ArgumentError,
+    _lib.ERR_INPUT_MISSING: ArgumentError,
     _lib.ERR_NULL_ARGUMENT: ArgumentError,
 }
 

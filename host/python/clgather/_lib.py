@@ -44,12 +44,23 @@ ERR_INVALID_LAYOUT = -2040
 ERR_INVALID_BLOCK_SIZE = -2041
 ERR_INVALID_BITS = -2042
 ERR_INPUT_NOT_ALLOWED = -2043
+ERR_INVALID_MODE = -2060
+ERR_INVALID_BAG_FORM = -2061
+ERR_INVALID_OFFSETS = -2062
+ERR_INVALID_SEGMENT_IDS = -2063
+ERR_INPUT_MISSING = -2064
 
 CONTEXT_VERIFY = 0x1
 CONTEXT_DEFER_ERRORS = 0x2
 
 OOB_PRESET = 0
 OOB_COUNT = 4
+
+# clg_bag_form and clg_bag_mode
+BAG_OFFSETS = 1
+BAG_PACKED = 2
+BAG_SEGMENTS = 3
+BAG_MODE_COUNT = 3
 
 status = ctypes.c_int32
 cl_handle = ctypes.c_void_p  # cl_context, cl_device_id, cl_command_queue, cl_mem, cl_event
@@ -121,6 +132,25 @@ class GatherQuantizedDesc(ctypes.Structure):
     ]
 
 
+class EmbeddingBagDesc(ctypes.Structure):
+    _fields_ = [
+        ("preset", ctypes.c_int),
+        ("bag_form", ctypes.c_int),
+        ("mode", ctypes.c_int),
+        ("table", TensorDesc),
+        ("indices", TensorDesc),
+        ("offsets", TensorDesc),
+        ("segment_ids", TensorDesc),
+        ("per_sample_weights", TensorDesc),
+        ("num_segments", ctypes.c_int64),
+        ("include_last_offset", ctypes.c_int32),
+        ("has_default_index", ctypes.c_int32),
+        ("default_index", ctypes.c_int64),
+        ("has_padding_idx", ctypes.c_int32),
+        ("padding_idx", ctypes.c_int64),
+    ]
+
+
 class DeviceInfo(ctypes.Structure):
     _fields_ = [
         ("index", ctypes.c_int32),
@@ -163,6 +193,8 @@ _SIGNATURES = {
     "clg_quant_layout_from_name": (ctypes.c_int, [ctypes.c_char_p]),
     "clg_quant_type_from_name": (ctypes.c_int, [ctypes.c_char_p]),
     "clg_oob_policy_from_name": (ctypes.c_int, [ctypes.c_char_p]),
+    "clg_embedding_bag_preset_from_name": (ctypes.c_int, [ctypes.c_char_p]),
+    "clg_bag_mode_from_name": (ctypes.c_int, [ctypes.c_char_p]),
     "clg_context_create": (status, [cl_handle, cl_handle, u32, P(vp)]),
     "clg_context_create_default": (status, [ctypes.c_char_p, u32, P(vp)]),
     "clg_context_release": (None, [vp]),
@@ -198,6 +230,14 @@ _SIGNATURES["clg_gather_quantized_reference"] = (status, [P(GatherQuantizedDesc)
 _SIGNATURES["clg_gather_quantized_enqueue"] = (
     status,
     [vp, P(GatherQuantizedDesc), cl_handle] + [cl_handle, sz] * 5 + [u32, evp, evp],
+)
+
+_SIGNATURES["clg_embedding_bag_output_shape"] = (status, [P(EmbeddingBagDesc), i32p, shape_out])
+_SIGNATURES["clg_embedding_bag"] = (status, [vp, P(EmbeddingBagDesc)] + [vp, sz] * 5)
+_SIGNATURES["clg_embedding_bag_reference"] = (status, [P(EmbeddingBagDesc)] + [vp, sz] * 5)
+_SIGNATURES["clg_embedding_bag_enqueue"] = (
+    status,
+    [vp, P(EmbeddingBagDesc), cl_handle] + [cl_handle, sz] * 5 + [u32, evp, evp],
 )
 
 

@@ -1,6 +1,7 @@
-"""The five operations, over numpy arrays or pyopencl arrays, on a context or on the CPU reference."""
+"""The six operations, over numpy arrays or pyopencl arrays, on a context or on the CPU reference."""
 
 import ctypes
+import operator
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from ._core import (
     tensor_desc,
     to_device,
 )
-from ._errors import DTypeError, raise_for_status
+from ._errors import ArgumentError, DTypeError, raise_for_status
 
 GATHER_OPS = ("onnx-1", "onnx-11", "onnx-13", "ov-gather-1", "ov-gather-7", "ov-gather-8")
 GATHER_ELEMENTS_OPS = ("onnx-11", "onnx-13", "ov-gather-elements-6")
@@ -319,3 +320,113 @@ def gather_quantized(
     ]
     out_shape = tuple(shape[i] for i in range(rank.value))
     return _dispatch(_GATHER_QUANTIZED, ctypes.byref(desc), named, out_shape, dtype, ctx, wait_for, _reference, out)
+
+
+# ---- EmbeddingBag ----
+
+# clg_embedding_bag_preset's names, in its order
+EMBEDDING_BAG_OPS = (
+    "ov-embedding-bag-offsets-3",
+    "ov-embedding-bag-offsets-15",
+    "ov-embedding-bag-packed-3",
+    "ov-embedding-bag-packed-15",
+    "ov-embedding-segments-sum-3",
+    "torch-embedding-bag",
+)
+_EMBEDDING_BAG = Call("embedding_bag", "clgather.embedding_bag")
+_INT64_RANGE = (-(2**63), 2**63 - 1)
+
+
+def _int64(value, argument):
+    """A Python integer for an int64 descriptor field; ArgumentError naming the argument otherwise
+    (ctypes would wrap a value outside int64 silently)."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ArgumentError(f"{argument}={value!r} is not an integer", _lib.ERR_NULL_ARGUMENT) from None
+    if not _INT64_RANGE[0] <= number <= _INT64_RANGE[1]:
+        raise ArgumentError(f"{argument}={number} does not fit in int64", _lib.ERR_INVALID_DIMENSION)
+    return number
+
+
+def embedding_bag(
+    table,
+    indices,
+    offsets=None,
+    *,
+    op="torch-embedding-bag",
+    mode="sum",
+    per_sample_weights=None,
+    segment_ids=None,
+    num_segments=None,
+    default_index=None,
+    padding_idx=None,
+    include_last_offset=False,
+    ctx=None,
+    wait_for=None,
+    out=None,
+    _reference=False,
+):
+    """EmbeddingBag: gather rows of table [N, ...] and reduce each bag of them to one output row;
+    the result is [B] + table.shape[1:] of the table's dtype (float32, float16, ml_dtypes bfloat16 or
+    float64), accumulated in bag order in float32 (float64 for float64 tables) and rounded once.
+
+    The bags: offsets [B] (bag b is indices[offsets[b]:offsets[b + 1]], the last running to the end;
+    [B + 1] with include_last_offset, torch only), or segment_ids [len(indices)] (sorted) with
+    num_segments = B, or neither: packed indices [B, K], bag b being row b. Indices, offsets and
+    segment ids: any integer dtype, each its own.
+
+    op: "ov-embedding-bag-offsets-3" (offsets, sum), "ov-embedding-bag-offsets-15" (offsets, sum or
+    mean), "ov-embedding-bag-packed-3" (packed, sum), "ov-embedding-bag-packed-15" (packed, sum or
+    mean), "ov-embedding-segments-sum-3" (segments, sum), "torch-embedding-bag" (offsets or packed;
+    sum, mean or max). mode: "sum", "mean" or "max". per_sample_weights: the indices' shape and the
+    table's dtype, sum only. default_index (OpenVINO presets): the row an empty bag takes (negative:
+    zeros). padding_idx (torch): entries equal to it (negative: N + it) add nothing and are not counted.
+    An index outside [0, N), a bad offset or a bad segment id raises IndexOutOfRangeError naming its
+    position and value. The device is the context's: ctx=clgather.Context(device=SPEC) as the CLI's
+    --device. The other arguments as for gather."""
+    if offsets is not None and segment_ids is not None:
+        raise ArgumentError("offsets and segment_ids exclude each other: give one, or neither for packed indices")
+    if (segment_ids is None) != (num_segments is None):
+        raise ArgumentError(
+            "segment_ids and num_segments go together: "
+            + ("num_segments is missing" if num_segments is None else "segment_ids is missing"),
+            _lib.ERR_INPUT_MISSING,
+        )
+    desc = _lib.EmbeddingBagDesc()
+    desc.preset = name_code(
+        lib.clg_embedding_bag_preset_from_name, op, "op", EMBEDDING_BAG_OPS, _lib.ERR_INVALID_PRESET
+    )
+    desc.mode = lib.clg_bag_mode_from_name(str(mode).encode())
+    if desc.mode == _lib.BAG_MODE_COUNT:
+        raise ArgumentError(f"mode={mode!r} is not one of sum, mean, max", _lib.ERR_INVALID_MODE)
+    table, indices = _prepare(table, "table"), _prepare(indices, "indices")
+    desc.table = describe(table, "table")
+    desc.indices = describe(indices, "indices")
+    bags = None
+    if offsets is not None:
+        desc.bag_form = _lib.BAG_OFFSETS
+        bags = _prepare(offsets, "offsets")
+        desc.offsets = describe(bags, "offsets")
+    elif segment_ids is not None:
+        desc.bag_form = _lib.BAG_SEGMENTS
+        bags = _prepare(segment_ids, "segment_ids")
+        desc.segment_ids = describe(bags, "segment_ids")
+        desc.num_segments = _int64(num_segments, "num_segments")
+    else:
+        desc.bag_form = _lib.BAG_PACKED
+    weights = None
+    if per_sample_weights is not None:
+        weights = _like(per_sample_weights, table.dtype, "per_sample_weights")
+        desc.per_sample_weights = describe(weights, "per_sample_weights")
+    desc.include_last_offset = 1 if include_last_offset else 0
+    if default_index is not None:
+        desc.has_default_index = 1
+        desc.default_index = _int64(default_index, "default_index")
+    if padding_idx is not None:
+        desc.has_padding_idx = 1
+        desc.padding_idx = _int64(padding_idx, "padding_idx")
+    shape = output_shape(lib.clg_embedding_bag_output_shape, desc, _EMBEDDING_BAG.label)
+    named = [("table", table), ("indices", indices), ("offsets" if offsets is not None else "segment_ids", bags),
+             ("per_sample_weights", weights)]
+    return _dispatch(_EMBEDDING_BAG, ctypes.byref(desc), named, shape, table.dtype, ctx, wait_for, _reference, out)

@@ -48,3 +48,33 @@ def gather_quantized(
         oob=oob,
         _reference=True,
     )
+
+
+def embedding_bag(
+    table,
+    indices,
+    offsets=None,
+    *,
+    op="torch-embedding-bag",
+    mode="sum",
+    per_sample_weights=None,
+    segment_ids=None,
+    num_segments=None,
+    default_index=None,
+    padding_idx=None,
+    include_last_offset=False,
+):
+    return _ops.embedding_bag(
+        table,
+        indices,
+        offsets,
+        op=op,
+        mode=mode,
+        per_sample_weights=per_sample_weights,
+        segment_ids=segment_ids,
+        num_segments=num_segments,
+        default_index=default_index,
+        padding_idx=padding_idx,
+        include_last_offset=include_last_offset,
+        _reference=True,
+    )

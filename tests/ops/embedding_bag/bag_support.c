@@ -15,6 +15,43 @@ clg_tensor_desc bag_tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1)
     return t;
 }
 
+/* Random finite values of moderate exponent (sums stay far from subnormals), now and then an infinity
+ * or a quiet NaN (a signaling NaN may come out quieted: docs/semantics.md), as the table type's bits. */
+void bag_fill_values(support_rng *rng, clg_dtype type, void *base, uint64_t count, int specials)
+{
+    for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t r = support_next(rng), sign = r & 1;
+        const int special = specials && support_below(rng, 50) == 0;
+        switch (type) {
+        case CLG_F16: {
+            uint16_t h = (uint16_t)(sign << 15 | (uint64_t)(special ? 31 : 8 + (r >> 1) % 14) << 10 | (r >> 8) % 1024);
+            if (special) h = support_below(rng, 2) ? (uint16_t)(h & 0xFC00) : (uint16_t)(h | 0x200);
+            ((uint16_t *)base)[k] = h;
+            break;
+        }
+        case CLG_BF16: {
+            uint16_t b = (uint16_t)(sign << 15 | (uint64_t)(special ? 255 : 120 + (r >> 1) % 14) << 7 | (r >> 8) % 128);
+            if (special) b = support_below(rng, 2) ? (uint16_t)(b & 0xFF80) : (uint16_t)(b | 0x40);
+            ((uint16_t *)base)[k] = b;
+            break;
+        }
+        case CLG_F32: {
+            uint32_t f =
+                (uint32_t)(sign << 31 | (uint64_t)(special ? 255 : 120 + (r >> 1) % 14) << 23 | (r >> 9) % (1u << 23));
+            if (special) f = support_below(rng, 2) ? f & 0xFF800000u : f | 0x400000u;
+            ((uint32_t *)base)[k] = f;
+            break;
+        }
+        default: {
+            uint64_t d = sign << 63 | (special ? 2047ull : 1016 + (r >> 1) % 14) << 52 | support_next(rng) >> 12;
+            if (special) d = support_below(rng, 2) ? d & 0xFFF0000000000000ull : d | (1ull << 51);
+            ((uint64_t *)base)[k] = d;
+            break;
+        }
+        }
+    }
+}
+
 /* A cl_mem of guard + bytes + guard, the tensor between poison; NULL for an absent tensor. */
 static cl_mem guarded_buffer(cl_context cl, const void *data, size_t bytes)
 {
@@ -147,6 +184,93 @@ void bag_expect_refused(const clg_embedding_bag_desc *desc, clg_status want, con
                   "reference", "refused");
     expect_status(clg_embedding_bag(support_cl_context(), desc, big, 256, big, 256, big, 256, big, 256, out, 256), want,
                   fragment, "synchronous call", "refused");
+    ck_assert(support_all_poison(out, 256));
+    free(out);
+}
+
+static clg_status tables_enqueue(clg_context *ctx, const tables_case *c, unsigned char *out_region, int deferred)
+{
+    cl_context cl = clg_context_cl_context(ctx);
+    cl_command_queue queue = clg_context_cl_queue(ctx);
+    cl_mem tables = guarded_buffer(cl, c->tables, c->tables_bytes);
+    cl_mem indices = guarded_buffer(cl, c->indices, c->index_bytes);
+    cl_mem offsets = guarded_buffer(cl, c->offsets, c->offsets_bytes);
+    cl_mem weights = guarded_buffer(cl, c->weights, c->weights_bytes);
+    memset(out_region, POISON_BYTE, c->out_bytes + 2 * GUARD);
+    cl_mem out = guarded_buffer(cl, out_region + GUARD, c->out_bytes);
+    cl_event done = NULL;
+    clg_status st = clg_embedding_bag_tables_enqueue(ctx, &c->desc, queue, tables, GUARD, indices, GUARD, offsets,
+                                                     GUARD, weights, GUARD, out, GUARD, 0, NULL, &done);
+    if (st == CLG_SUCCESS && deferred) st = clg_deferred_status(ctx, done);
+    if (done) clReleaseEvent(done);
+    ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, c->out_bytes + 2 * GUARD, out_region, 0, NULL, NULL),
+                     CL_SUCCESS);
+    cl_mem all[] = {tables, indices, offsets, weights, out};
+    for (int i = 0; i < 5; ++i)
+        if (all[i]) clReleaseMemObject(all[i]);
+    return st;
+}
+
+void tables_check_all_paths(const tables_case *c, const void *expected, clg_status want, const char *fragment,
+                            const char *name)
+{
+    const size_t bytes = c->out_bytes;
+    unsigned char *reference = support_poisoned(bytes + 1), *out = support_poisoned(bytes + 1);
+    unsigned char *region = malloc(bytes + 2 * GUARD);
+    ck_assert_ptr_nonnull(region);
+    clg_status st =
+        clg_embedding_bag_tables_reference(&c->desc, c->tables, c->tables_bytes, c->indices, c->index_bytes, c->offsets,
+                                           c->offsets_bytes, c->weights, c->weights_bytes, reference, bytes);
+    expect_status(st, want, fragment, "reference", name);
+    if (expected) expect_output(reference, expected, bytes, want, "reference", name);
+    if (want != CLG_SUCCESS) expect_output(reference, NULL, bytes, want, "reference", name);
+    clg_context *ctx = support_cl_context();
+    for (int m = 0; m < 2; ++m) {
+        char path[64];
+        support_use_mapping(ctx, support_mappings[m]);
+        memset(out, POISON_BYTE, bytes);
+        st = clg_embedding_bag_tables(ctx, &c->desc, c->tables, c->tables_bytes, c->indices, c->index_bytes, c->offsets,
+                                      c->offsets_bytes, c->weights, c->weights_bytes, out, bytes);
+        snprintf(path, sizeof path, "synchronous call, %s mapping", support_mappings[m]);
+        expect_status(st, want, fragment, path, name);
+        expect_output(out, reference, bytes, want, path, name);
+        clg_testing_forget_variant(ctx);
+        st = tables_enqueue(ctx, c, region, 0);
+        snprintf(path, sizeof path, "enqueue call, %s mapping", support_mappings[m]);
+        expect_status(st, want, fragment, path, name);
+        const char *variant = clg_testing_last_variant(ctx);
+        if (want == CLG_SUCCESS && c->out_bytes > 0)
+            ck_assert_msg(strcmp(variant, m ? "bag-columns" : "bag-runs") == 0, "%s, %s: variant '%s' ran", name, path,
+                          variant);
+        expect_output(region + GUARD, reference, bytes, want, path, name);
+        ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
+    }
+    support_use_mapping(ctx, NULL);
+    st = tables_enqueue(deferring_context(), c, region, 1);
+    expect_status(st, want, fragment, "deferred enqueue call", name);
+    expect_output(region + GUARD, reference, bytes, want, "deferred enqueue call", name);
+    ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);
+    free(reference);
+    free(out);
+    free(region);
+}
+
+void tables_expect_refused(const clg_embedding_bag_tables_desc *desc, clg_status want, const char *fragment)
+{
+    int32_t rank = -1;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    uint64_t bytes = 0;
+    unsigned char *out = support_poisoned(256), big[256] = {0};
+    expect_status(clg_embedding_bag_tables_output_shape(desc, &rank, shape), want, fragment, "output_shape", "refused");
+    ck_assert_int_eq(rank, -1);
+    expect_status(clg_embedding_bag_tables_sizes(desc, &bytes, NULL, NULL, NULL, NULL), want, fragment, "sizes",
+                  "refused");
+    expect_status(clg_embedding_bag_tables_reference(desc, big, 256, big, 256, big, 256, big, 256, out, 256), want,
+                  fragment, "reference", "refused");
+    expect_status(
+        clg_embedding_bag_tables(support_cl_context(), desc, big, 256, big, 256, big, 256, big, 256, out, 256), want,
+        fragment, "synchronous call", "refused");
     ck_assert(support_all_poison(out, 256));
     free(out);
 }

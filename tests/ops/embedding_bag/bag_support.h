@@ -21,6 +21,10 @@ typedef struct bag_case {
  * one clg_deferred_status then gives. */
 clg_status bag_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_region, int deferred);
 
+/* Random finite values of moderate exponent (sums stay far from subnormals), with `specials` now and then an
+ * infinity or a quiet NaN, as the bits of `count` values of a float type. */
+void bag_fill_values(support_rng *rng, clg_dtype type, void *base, uint64_t count, int specials);
+
 /* A 1-D or 2-D shape into a tensor descriptor. */
 clg_tensor_desc bag_tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1);
 
@@ -34,5 +38,20 @@ void bag_check_all_paths(const bag_case *c, const void *expected, clg_status wan
 /* Only the descriptor is refused: shape inference, sizes, the reference and the synchronous call return
  * `want` (before any buffer is looked at), the message holds fragment, the output stays poisoned. */
 void bag_expect_refused(const clg_embedding_bag_desc *desc, clg_status want, const char *fragment);
+
+/* A table-batched case: descriptor (its tables array included) and host inputs. */
+typedef struct tables_case {
+    clg_embedding_bag_tables_desc desc;
+    const void *tables, *indices, *offsets, *weights; /* weights NULL where absent */
+    size_t tables_bytes, index_bytes, offsets_bytes, weights_bytes, out_bytes;
+} tables_case;
+
+/* bag_check_all_paths for a table-batched case: the reference, the synchronous and enqueue calls on both
+ * mappings (guarded buffers), and the deferred enqueue call. */
+void tables_check_all_paths(const tables_case *c, const void *expected, clg_status want, const char *fragment,
+                            const char *name);
+
+/* bag_expect_refused for a table-batched descriptor. */
+void tables_expect_refused(const clg_embedding_bag_tables_desc *desc, clg_status want, const char *fragment);
 
 #endif

@@ -21,43 +21,6 @@ static int device_has_fp64(void)
     return info.has_fp64;
 }
 
-/* Random finite values of moderate exponent (sums stay far from subnormals), now and then an infinity
- * or a quiet NaN (a signaling NaN may come out quieted: docs/semantics.md), as the table type's bits. */
-static void fill_values(support_rng *rng, clg_dtype type, void *base, uint64_t count, int specials)
-{
-    for (uint64_t k = 0; k < count; ++k) {
-        const uint64_t r = support_next(rng), sign = r & 1;
-        const int special = specials && support_below(rng, 50) == 0;
-        switch (type) {
-        case CLG_F16: {
-            uint16_t h = (uint16_t)(sign << 15 | (uint64_t)(special ? 31 : 8 + (r >> 1) % 14) << 10 | (r >> 8) % 1024);
-            if (special) h = support_below(rng, 2) ? (uint16_t)(h & 0xFC00) : (uint16_t)(h | 0x200);
-            ((uint16_t *)base)[k] = h;
-            break;
-        }
-        case CLG_BF16: {
-            uint16_t b = (uint16_t)(sign << 15 | (uint64_t)(special ? 255 : 120 + (r >> 1) % 14) << 7 | (r >> 8) % 128);
-            if (special) b = support_below(rng, 2) ? (uint16_t)(b & 0xFF80) : (uint16_t)(b | 0x40);
-            ((uint16_t *)base)[k] = b;
-            break;
-        }
-        case CLG_F32: {
-            uint32_t f =
-                (uint32_t)(sign << 31 | (uint64_t)(special ? 255 : 120 + (r >> 1) % 14) << 23 | (r >> 9) % (1u << 23));
-            if (special) f = support_below(rng, 2) ? f & 0xFF800000u : f | 0x400000u;
-            ((uint32_t *)base)[k] = f;
-            break;
-        }
-        default: {
-            uint64_t d = sign << 63 | (special ? 2047ull : 1016 + (r >> 1) % 14) << 52 | support_next(rng) >> 12;
-            if (special) d = support_below(rng, 2) ? d & 0xFFF0000000000000ull : d | (1ull << 51);
-            ((uint64_t *)base)[k] = d;
-            break;
-        }
-        }
-    }
-}
-
 /* A hostile integer for a tensor of this type (out of every range the checks know). */
 static int64_t hostile(support_rng *rng, int64_t limit)
 {
@@ -158,7 +121,7 @@ static void make_case(support_rng *rng, random_case *r, int dev_fp64)
         d->per_sample_weights = d->indices;
         d->per_sample_weights.type = table_type;
         r->weights = calloc(L + 1, es);
-        fill_values(rng, table_type, r->weights, L, 0);
+        bag_fill_values(rng, table_type, r->weights, L, 0);
         c->weights_bytes = L * es;
     }
     if (torch && support_below(rng, 3) == 0) {
@@ -183,7 +146,7 @@ static void make_case(support_rng *rng, random_case *r, int dev_fp64)
     }
     const uint64_t table_elems = (uint64_t)N * D;
     r->table = calloc(table_elems + 1, es);
-    fill_values(rng, table_type, r->table, table_elems, d->mode == CLG_BAG_MAX || support_below(rng, 4) == 0);
+    bag_fill_values(rng, table_type, r->table, table_elems, d->mode == CLG_BAG_MAX || support_below(rng, 4) == 0);
     c->table = r->table, c->table_bytes = table_elems * es;
     c->indices = r->indices, c->index_bytes = L * clg_dtype_size(d->indices.type);
     c->bags = r->bags;
@@ -269,7 +232,7 @@ START_TEST(large_cases)
         r.table = malloc((size_t)(N * D) * es);
         ck_assert(r.indices && r.bags && r.table);
         for (int64_t i = 0; i < L; ++i) ((int32_t *)r.indices)[i] = (int32_t)support_below(&rng, (uint64_t)N);
-        fill_values(&rng, type, r.table, (uint64_t)(N * D), 0);
+        bag_fill_values(&rng, type, r.table, (uint64_t)(N * D), 0);
         if (k == 0) { /* offsets, bags of 0 to 8, weights */
             d->bag_form = CLG_BAG_OFFSETS;
             d->offsets = bag_tensor(CLG_I64, 1, B, 0);
@@ -280,7 +243,7 @@ START_TEST(large_cases)
             d->per_sample_weights.type = type;
             r.weights = malloc((size_t)L * es);
             ck_assert_ptr_nonnull(r.weights);
-            fill_values(&rng, type, r.weights, (uint64_t)L, 0);
+            bag_fill_values(&rng, type, r.weights, (uint64_t)L, 0);
             r.c.bags_bytes = (size_t)B * 8;
             r.c.weights_bytes = (size_t)L * es;
         } else if (k == 1) { /* segments: the even ones hold 2K indices each, the odd ones none */
