@@ -111,7 +111,8 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
         return cli_fail(
             CLI_EXIT_USAGE,
             "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, "
-            "ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K, ggml-q5_K, ggml-q6_K, ggml-iq4_xs, ov-compressed)",
+            "ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K, ggml-q5_K, ggml-q6_K, ggml-iq4_xs, ov-compressed, "
+            "fbgemm-8bit-rowwise, fbgemm-4bit-rowwise)",
             command, o[OPT_LAYOUT].value);
     int64_t bits = 0, quantize_axis = 1;
     if (cli_parse_int64_option(command, "bits", o[OPT_BITS].value, &bits) != 0 ||
@@ -126,7 +127,7 @@ static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quan
     desc->bits = (int32_t)bits;
     desc->quantize_axis = quantize_axis; /* ONNX Runtime's default, 1, when absent */
     if (is_ggml(desc->layout) && (o[OPT_SCALES].value || o[OPT_ZERO_POINTS].value))
-        return cli_fail(CLI_EXIT_USAGE, "%s: %s blocks hold their own scales: no --scales, no --zero-points", command,
+        return cli_fail(CLI_EXIT_USAGE, "%s: %s rows hold their own scales: no --scales, no --zero-points", command,
                         o[OPT_LAYOUT].value);
     if (!is_ggml(desc->layout) && !o[OPT_SCALES].value)
         return cli_fail(CLI_EXIT_USAGE, "%s: --scales is required for layout %s", command, o[OPT_LAYOUT].value);
