@@ -6,7 +6,7 @@ each field means; a field this module does not know is an error, as it is in clg
 import os
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.txt")
-OPS = ("gather", "elements", "nd", "tree", "quantized")
+OPS = ("gather", "elements", "nd", "tree", "quantized", "bag")
 # The ggml layouts the library reads: (values, bytes, offsets of the f16 fields) of a block, as
 # host/cli/gguf_types.c lists them
 GGML_BLOCKS = {"q4_0": (32, 18, (0,)), "q4_1": (32, 20, (0, 2)), "q5_0": (32, 22, (0,)), "q5_1": (32, 24, (0, 2)),
@@ -15,6 +15,11 @@ GGML_BLOCKS = {"q4_0": (32, 18, (0,)), "q4_1": (32, 20, (0, 2)), "q5_0": (32, 22
                "q6_K": (256, 210, (208,)), "iq4_xs": (256, 136, (0,))}
 # ONNX Runtime's two table forms, and every ggml layout (clgather-bench's table takes any)
 LAYOUTS = ("ort-u4", "ort-u8") + tuple("ggml-" + t for t in GGML_BLOCKS)
+# EmbeddingBag's table forms (op=bag): fbgemm-8bit-rowwise is FBGEMM's and PyTorch's byte rowwise rows
+# (D u8 values, then an f32 scale and an f32 bias)
+BAG_LAYOUTS = ("fbgemm-8bit-rowwise",)
+BAG_FORMS = ("offsets", "packed")
+BAG_MODES = ("sum", "mean", "max")
 
 
 class Case:
@@ -33,6 +38,9 @@ class Case:
         self.time = "kernel"
         self.scaled_dims = []  # (tensor, dim): tensor "data" or "indices"
         self.scale = 1
+        self.form = "offsets"  # bag: the bag form
+        self.mode = "sum"  # bag: the reduction
+        self.tables = 1  # bag: how many tables of data's shape one call reads (a table-batched call)
 
     def scaled(self, factor):
         """The case with each dimension its scale= names multiplied by factor, as clgather-bench
@@ -65,6 +73,8 @@ def parse(text, origin=TABLE):
             continue
         where = f"{origin}:{number}"
         case = Case(fields[0])
+        # op first, wherever it stands: the fields a bag case has depend on it
+        case.op = next((f[3:] for f in fields[1:] if f.startswith("op=")), None)
         for field in fields[1:]:
             if "=" not in field:
                 raise ValueError(f"{where}: '{field}' is not key=value")
@@ -76,9 +86,19 @@ def parse(text, origin=TABLE):
             elif key == "preset":
                 case.preset = value
             elif key == "layout":
-                if value not in LAYOUTS:
+                if value not in (BAG_LAYOUTS if case.op == "bag" else LAYOUTS):
                     raise ValueError(f"{where}: unknown layout '{value}'")
                 case.layout = value
+            elif key == "form" and case.op == "bag":
+                if value not in BAG_FORMS:
+                    raise ValueError(f"{where}: form is offsets or packed, not '{value}'")
+                case.form = value
+            elif key == "mode" and case.op == "bag":
+                if value not in BAG_MODES:
+                    raise ValueError(f"{where}: unknown mode '{value}'")
+                case.mode = value
+            elif key == "tables" and case.op == "bag":
+                case.tables = int(value)
             elif key == "data":
                 case.data_type, case.data_shape = _tensor(value, where)
             elif key == "indices":

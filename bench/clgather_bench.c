@@ -613,6 +613,9 @@ static void list_json(FILE *f)
         fprintf(f, "%s\n  {\"name\": \"%s\", \"op\": \"%s\"", i ? "," : "", c->name, case_op_name(c->kind));
         if (case_preset_name(c)) fprintf(f, ", \"preset\": \"%s\"", case_preset_name(c));
         if (case_layout_name(c)) fprintf(f, ", \"layout\": \"%s\"", case_layout_name(c));
+        if (c->kind == KIND_BAG)
+            fprintf(f, ", \"form\": \"%s\", \"mode\": \"%s\"", c->bag_form == CLG_BAG_PACKED ? "packed" : "offsets",
+                    clg_bag_mode_name(c->bag_mode));
         fputs(", \"data\": ", f);
         json_tensor(f, c->data_type, c->data_rank, c->data_shape);
         if (c->kind != KIND_TREE) {

@@ -49,7 +49,7 @@ try:
 except ImportError:  # --list needs no numpy; everything else does
     np = None
 
-SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf", "ggml"]
+SYSTEMS = ["numpy", "torch", "onnxruntime", "openvino", "gguf", "ggml", "fbgemm"]
 # the table's element type names, as numpy types
 NUMPY_TYPES = {"f32": "float32", "f16": "float16", "u8": "uint8", "i32": "int32", "i64": "int64"}
 
@@ -581,6 +581,169 @@ def ov_tree(steps, parents, lens, end):
     return (lambda: req.infer(inputs, share_inputs=True)), (lambda: req.get_output_tensor(0).data)
 
 
+# ---- peers for EmbeddingBag ---------------------------------------------------------------------------
+# A bag case (op=bag) is B bags of K rows each (indices [B, K]), in the offsets form: indices flattened to
+# [B * K], offsets 0, K, 2K, ... (int64 for every peer). Table value i (f32) is the low 16 bits of data
+# stream value i as a signed integer, divided by 256, so every bag's sum is exact in f32 and comes out the
+# same in any order: each peer's output is compared bit for bit. tables=T: T tables of data's shape, one
+# stream over all of them (table t holds values t*N*D ...) and indices [T, B, K] likewise from one
+# stream, index j of table t uniform over its N rows; the output is [B, T * D] (table t in columns
+# t*D ...), the table-batched layout FBGEMM gives. layout=fbgemm-8bit-rowwise: each row D u8 (data
+# stream bytes, row r at r*D) then an f32 scale and an f32 bias (stream seed + 2, value r: scale
+# 2^-(7 + (v & 3)), bias (int8)(v >> 8) / 64), so q * scale + bias and every sum are exact in f32.
+
+def make_bag_inputs(case):
+    (N, D), (B, K), T = case.data_shape, case.index_shape, case.tables
+    idx = (sm_values(case.seed, T * B * K) % np.uint64(N)).astype(np.int64).reshape(T, B * K)
+    offsets = np.arange(B, dtype=np.int64) * K
+    inp = {"N": N, "D": D, "B": B, "K": K, "T": T, "idx": idx, "offsets": offsets, "mode": case.mode}
+    if case.layout == "fbgemm-8bit-rowwise":
+        q = fill_bytes(N * D, case.seed + 1).reshape(N, D)
+        v = sm_values(case.seed + 2, N)
+        scale = np.ldexp(np.float32(1), -(7 + (v & np.uint64(3)).astype(np.int32))).astype(np.float32)
+        bias = ((v >> np.uint64(8)).astype(np.uint8).view(np.int8).astype(np.float32) / np.float32(64))
+        rows = np.empty((N, D + 8), dtype=np.uint8)
+        rows[:, :D] = q
+        rows[:, D:D + 4] = scale.view(np.uint8).reshape(N, 4)
+        rows[:, D + 4:] = bias.view(np.uint8).reshape(N, 4)
+        inp.update(kind="8bit", rows=rows, q=q, scale=scale, bias=bias)
+        return inp
+    bits = sm_values(case.seed + 1, T * N * D).astype(np.uint16).view(np.int16)
+    inp.update(kind="f32", tables=(bits.astype(np.float32) / np.float32(256)).reshape(T, N, D))
+    return inp
+
+
+def bag_output(inp):
+    return np.empty((inp["B"], inp["T"] * inp["D"]), dtype=np.float32)
+
+
+def numpy_bag(inp):
+    """Gather each bag's rows and sum them in bag order (the plain reference; not fast)."""
+    B, K, D, T = inp["B"], inp["K"], inp["D"], inp["T"]
+    out = bag_output(inp)
+
+    def run():
+        for t in range(T):
+            if inp["kind"] == "8bit":
+                rows = inp["idx"][t]
+                x = inp["q"][rows].astype(np.float32) * inp["scale"][rows, None] + inp["bias"][rows, None]
+            else:
+                x = inp["tables"][t][inp["idx"][t]]
+            out[:, t * D:(t + 1) * D] = x.reshape(B, K, D).sum(axis=1, dtype=np.float32)
+    return run, (lambda: out)
+
+
+def torch_bag(inp):
+    """torch.nn.functional.embedding_bag, one call a table (f32); the 8-bit table through
+    torch.ops.quantized.embedding_bag_byte_rowwise_offsets, FBGEMM's kernel inside PyTorch."""
+    import torch
+    import torch.nn.functional as F
+    T, D = inp["T"], inp["D"]
+    offsets = torch.from_numpy(inp["offsets"])
+    idx = [torch.from_numpy(inp["idx"][t]) for t in range(T)]
+    holder = {}
+    if inp["kind"] == "8bit":
+        check_byte_prepack_layout(torch)
+        packed = torch.from_numpy(inp["rows"])
+
+        def run_8bit():
+            holder["o"] = torch.ops.quantized.embedding_bag_byte_rowwise_offsets(
+                packed, idx[0], offsets, mode=0, include_last_offset=False)
+        return run_8bit, (lambda: holder["o"].numpy())
+    tables = [torch.from_numpy(inp["tables"][t]) for t in range(T)]
+    if T == 1:
+        def run_one():
+            holder["o"] = F.embedding_bag(idx[0], tables[0], offsets, mode=inp["mode"])
+        return run_one, (lambda: holder["o"].numpy())
+
+    def run_each():  # one call a table, then the [B, T * D] layout a table-batched call gives
+        holder["o"] = torch.cat([F.embedding_bag(idx[t], tables[t], offsets, mode=inp["mode"]) for t in range(T)],
+                                dim=1)
+    return run_each, (lambda: holder["o"].numpy())
+
+
+def check_byte_prepack_layout(torch):
+    """The 8-bit case hands PyTorch its rows as they are; this checks on a small table that they are in
+    the layout torch.ops.quantized.embedding_bag_byte_prepack makes (D u8, then f32 scale and bias)."""
+    w = torch.tensor([[0.0, 1.0, 2.0, 3.0], [-1.0, -0.5, 0.5, 7.0]], dtype=torch.float32)
+    packed = torch.ops.quantized.embedding_bag_byte_prepack(w).numpy()
+    scale, bias = packed[:, 4:8].copy().view(np.float32)[:, 0], packed[:, 8:12].copy().view(np.float32)[:, 0]
+    if packed.shape != (2, 12) or not np.allclose(packed[:, :4] * scale[:, None] + bias[:, None], w.numpy(),
+                                                   atol=float(scale.max())):
+        raise RuntimeError(f"embedding_bag_byte_prepack's rows are not D u8 + f32 scale + f32 bias ({packed.shape})")
+
+
+def openvino_bag(inp):
+    """OpenVINO's EmbeddingBagOffsets (opset 15; the -3 op where the runtime lacks it), CPU plugin, the
+    table a parameter so nothing is folded. f32 tables only."""
+    if inp["kind"] != "f32" or inp["T"] != 1 or inp["mode"] not in ("sum", "mean"):
+        raise NotImplementedError("OpenVINO peer: one f32 table, sum or mean")
+    ov, _ = ov_modules()
+    try:
+        import openvino.opset15 as ops
+        op = lambda *a: ops.embedding_bag_offsets(*a, reduction=inp["mode"])  # noqa: E731
+    except ImportError:
+        import openvino.opset3 as ops
+        op = ops.embedding_bag_offsets_sum
+    table, idx, offsets = inp["tables"][0], inp["idx"][0], inp["offsets"]
+    p = [ops.parameter(list(a.shape), a.dtype, name=n)
+         for a, n in ((table, "table"), (idx, "indices"), (offsets, "offsets"))]
+    compiled = ov.Core().compile_model(ov.Model([op(*p)], p, "bag"), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    req = compiled.create_infer_request()
+    inputs = {0: table, 1: idx, 2: offsets}
+    return (lambda: req.infer(inputs, share_inputs=True)), (lambda: req.get_output_tensor(0).data)
+
+
+def fbgemm_bag(inp):
+    """FBGEMM's CPU table-batched embedding (fbgemm-gpu-cpu): f32 tables through
+    SplitTableBatchedEmbeddingBagsCodegen (host tables, CPU compute), the 8-bit table through the
+    inference TBE IntNBitTableBatchedEmbeddingBagsCodegen with INT8 rows (its rows carry the scale and bias
+    as f16 before the values: the case's are exact in f16, so the values are the same). One call for all
+    tables: indices of every table concatenated, offsets over T * B bags."""
+    import torch
+    import fbgemm_gpu  # noqa: F401  (registers torch.ops.fbgemm)
+    from fbgemm_gpu.split_embedding_configs import SparseType
+    from fbgemm_gpu.split_table_batched_embeddings_ops_common import EmbeddingLocation, PoolingMode
+    if inp["mode"] not in ("sum", "mean"):
+        raise NotImplementedError("FBGEMM pools by sum or mean")
+    N, D, B, K, T = inp["N"], inp["D"], inp["B"], inp["K"], inp["T"]
+    pooling = PoolingMode.SUM if inp["mode"] == "sum" else PoolingMode.MEAN
+    indices = torch.from_numpy(inp["idx"].reshape(-1).copy())
+    offsets = torch.arange(T * B + 1, dtype=torch.int64) * K
+    if inp["kind"] == "8bit":
+        from fbgemm_gpu.split_table_batched_embeddings_ops_inference import IntNBitTableBatchedEmbeddingBagsCodegen
+        emb = IntNBitTableBatchedEmbeddingBagsCodegen(
+            [("t0", N, D, SparseType.INT8, EmbeddingLocation.HOST)], pooling_mode=pooling, device="cpu",
+            output_dtype=SparseType.FP32)
+        emb.fill_random_weights()
+        # the values [N, D (+ padding)] u8 and the rows' f16 scale and bias [N, 4] (views of its rows)
+        weights, scale_shift = emb.split_embedding_weights(split_scale_shifts=True)[0]
+        weights.numpy()[:, :D] = inp["q"]
+        qparams = scale_shift.numpy()
+        qparams[:, 0:2] = inp["scale"].astype(np.float16).view(np.uint8).reshape(N, 2)
+        qparams[:, 2:4] = inp["bias"].astype(np.float16).view(np.uint8).reshape(N, 2)
+        idx32, off32 = indices.to(torch.int32), offsets.to(torch.int32)
+        holder = {}
+
+        def run_int8():
+            holder["o"] = emb(idx32, off32)
+        return run_int8, (lambda: holder["o"].numpy())
+    from fbgemm_gpu.split_table_batched_embeddings_ops_training import (ComputeDevice,
+                                                                        SplitTableBatchedEmbeddingBagsCodegen)
+    emb = SplitTableBatchedEmbeddingBagsCodegen([(N, D, EmbeddingLocation.HOST, ComputeDevice.CPU)] * T,
+                                                pooling_mode=pooling, weights_precision=SparseType.FP32,
+                                                output_dtype=SparseType.FP32, device="cpu")
+    with torch.no_grad():
+        for t, w in enumerate(emb.split_embedding_weights()):
+            w.copy_(torch.from_numpy(inp["tables"][t]))
+    holder = {}
+
+    def run():
+        with torch.no_grad():
+            holder["o"] = emb(indices, offsets)
+    return run, (lambda: holder["o"].numpy())
+
+
 # ---- driver -------------------------------------------------------------------------------------------
 
 def run_clgather(bench, names, repeat, extra):
@@ -604,6 +767,12 @@ def case_inputs(case):
         data, idx = make_family_inputs(case)
         makers = {"numpy": numpy_family, "torch": torch_family, "onnxruntime": ort_family, "openvino": ov_family}
         return (data, idx, case.op, family_attr(case)), makers, fnv1a(idx)
+    if case.op == "bag":
+        bag = make_bag_inputs(case)
+        makers = {"numpy": numpy_bag, "torch": torch_bag, "openvino": openvino_bag, "fbgemm": fbgemm_bag}
+        if bag["kind"] != "f32" or bag["T"] > 1:
+            del makers["openvino"]
+        return (bag,), makers, fnv1a(bag["idx"])
     if case.op == "quantized":
         qin = make_quant_inputs(case)
         makers = {"gguf": gguf_dequant, "ggml": ggml_get_rows}  # ggml's own layouts: llama.cpp's readers
@@ -639,6 +808,8 @@ def main():
     ap.add_argument("--clgather-json", help="use this clgather-bench --json output instead of running it")
     ap.add_argument("--cases", help="the case table (default bench/cases.txt); passed to clgather-bench")
     ap.add_argument("--list", action="store_true", help="print the case names, one a line, and stop")
+    ap.add_argument("--peers-only", action="store_true",
+                    help="run no clgather-bench: the peers alone (cases the library does not run yet)")
     ap.add_argument("--device", help="passed to clgather-bench")
     ap.add_argument("--scale", help="passed to clgather-bench (auto or N); the peers run each case at its factor")
     ap.add_argument("--repeat", type=int, default=10)
@@ -662,8 +833,10 @@ def main():
     extra = ["--device", args.device] if args.device else []
     extra += ["--cases", args.cases] if args.cases else []
     extra += ["--scale", args.scale] if args.scale else []
-    bracketed = not args.clgather_json
-    if bracketed:
+    bracketed = not args.clgather_json and not args.peers_only
+    if args.peers_only:
+        clg = {"cases": []}
+    elif bracketed:
         # one case per call, next to its peers: no first-call probe, a single CPU reference run
         extra += ["--no-first-call", "--ref-repeat", "1"]
         clg = run_clgather(args.bench, names[:1], args.repeat, extra)
@@ -676,7 +849,7 @@ def main():
 
     versions = {"numpy": np.__version__}
     for mod, key in (("torch", "torch"), ("onnxruntime", "onnxruntime"), ("openvino", "openvino"), ("gguf", "gguf"),
-                     ("ggml", "ggml-python")):
+                     ("ggml", "ggml-python"), ("fbgemm_gpu", "fbgemm-gpu-cpu")):
         try:
             versions[key] = __import__(mod).__version__
         except AttributeError:

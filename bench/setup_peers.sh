@@ -4,6 +4,8 @@
 #
 #   bench/setup_peers.sh            # creates <repo>/.venv (gitignored)
 #   VENV=/some/where bench/setup_peers.sh
+#   FBGEMM=1 bench/setup_peers.sh   # also FBGEMM's CPU embedding kernels (fbgemm-gpu-cpu), the EmbeddingBag
+#                                   # cases' fbgemm peer, with the torch it was built against (see below)
 #
 # torch: the PyPI wheel for Linux x86_64 declares the CUDA runtime (nvidia-* packages, several GiB) as
 # dependencies. PyPI has no CPU-only Linux wheel, so we install the torch wheel itself with --no-deps plus
@@ -38,7 +40,28 @@ print("torch", torch.__version__, "CPU index_select ok; threads:", torch.get_num
 EOF
 }
 
-if torch_works 2>/dev/null; then
+# fbgemm-gpu-cpu's compiled operators link against one torch release: 1.9.0 fails to load under torch
+# 2.15.0 (undefined symbol c10::report_overflow) and loads under 2.14.0. FBGEMM=1 pins that pair.
+fbgemm_spec="${FBGEMM_SPEC:-fbgemm-gpu-cpu==1.9.0}"
+if [ "${FBGEMM:-0}" = 1 ]; then
+  TORCH_SPEC="${TORCH_SPEC:-torch==2.14.0}"
+fi
+fbgemm_install() {
+  [ "${FBGEMM:-0}" = 1 ] || return 0
+  "${pip[@]}" install --quiet --no-deps "$fbgemm_spec"
+  if ! "$venv/bin/python" -c "import torch, fbgemm_gpu; torch.ops.fbgemm.asynchronous_complete_cumsum" 2>/dev/null; then
+    echo "setup_peers.sh: $fbgemm_spec does not load beside torch $("$venv/bin/python" -c 'import torch; print(torch.__version__)');" \
+      "peers.py leaves its fbgemm column empty (set TORCH_SPEC to the torch it was built against)" >&2
+  fi
+}
+
+torch_matches() {
+  [ -z "${TORCH_SPEC:-}" ] || [ "${TORCH_SPEC#torch==}" = "$TORCH_SPEC" ] ||
+    "$venv/bin/python" -c "import sys, torch; sys.exit(torch.__version__.split('+')[0] != '${TORCH_SPEC#torch==}')"
+}
+
+if torch_works 2>/dev/null && torch_matches 2>/dev/null; then
+  fbgemm_install
   exit 0
 fi
 if [ "${TORCH_WITH_DEPS:-0}" = 1 ]; then
@@ -49,6 +72,7 @@ else
   "${pip[@]}" install --quiet --no-deps "${TORCH_SPEC:-torch}"
 fi
 if torch_works 2>/dev/null; then
+  fbgemm_install
   exit 0
 fi
 # libtorch_cuda.so is loaded even for CPU work. A machine with NVIDIA's CUDA toolkit has most of what it
@@ -79,3 +103,4 @@ if ! torch_works; then
   echo "setup_peers.sh: torch still does not load; rerun with TORCH_WITH_DEPS=1 (installs its CUDA packages)" >&2
   exit 1
 fi
+fbgemm_install

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch on a CUDA GPU over clgather-bench's cases (same shapes, indices and data as bench/peers.py
 generates), for bench/gpu.sh: torch.index_select (Gather; advanced indexing for batch_dims 1),
-torch.gather (GatherElements), advanced indexing (GatherND), and gather-then-dequantize in torch for
-the quantized tables. Times each call with CUDA events: median of --repeat after two warm-ups. Bytes
+torch.gather (GatherElements), advanced indexing (GatherND), gather-then-dequantize in torch for
+the quantized tables, and F.embedding_bag (EmbeddingBag). Times each call with CUDA events: median of --repeat after two warm-ups. Bytes
 moved as clgather-bench counts them. Every output is checked bit for bit against numpy on the CPU.
 Writes JSON; exits 0 with "skipped" when torch or CUDA is absent. The cases are bench/cases.txt.
 
@@ -21,8 +21,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import cases as case_table  # noqa: E402
-from peers import (family_attr, make_family_inputs, make_gather_inputs, make_quant_inputs,  # noqa: E402
-                   numpy_dequant, numpy_family)
+from peers import (family_attr, make_bag_inputs, make_family_inputs, make_gather_inputs,  # noqa: E402
+                   make_quant_inputs, numpy_bag, numpy_dequant, numpy_family)
 
 
 def gather_case(torch, dev, case):
@@ -107,6 +107,38 @@ def quant_case(torch, dev, case):
     return run, "gather, then dequantize", ref, qin["idx"].nbytes + row_bytes * n + ref.nbytes
 
 
+def bag_case(torch, dev, case):
+    """EmbeddingBag (op=bag, offsets form): F.embedding_bag, one call a table (a table-batched case
+    concatenates the tables' outputs to [B, T * D], as FBGEMM lays them out). The 8-bit rowwise table:
+    gather the rows' values, scales and biases, dequantize in f32 and sum each bag (PyTorch's quantized
+    embedding_bag_byte_rowwise_offsets runs on the CPU only). Bytes: indices and offsets read, every
+    gathered row read, output written, as clgather-bench counts them."""
+    import torch.nn.functional as F
+    inp = make_bag_inputs(case)
+    fill, result = numpy_bag(inp)
+    fill()
+    ref = result().copy()
+    B, K, D, T = inp["B"], inp["K"], inp["D"], inp["T"]
+    offsets = torch.from_numpy(inp["offsets"]).to(dev)
+    idx = [torch.from_numpy(inp["idx"][t]).to(dev) for t in range(T)]
+    index_bytes = inp["idx"].nbytes + T * inp["offsets"].nbytes
+    if inp["kind"] == "8bit":
+        q = torch.from_numpy(inp["q"]).to(dev)
+        scale, bias = torch.from_numpy(inp["scale"]).to(dev), torch.from_numpy(inp["bias"]).to(dev)
+
+        def run_8bit():
+            x = q.index_select(0, idx[0]).to(torch.float32) * scale.index_select(0, idx[0])[:, None]
+            return (x + bias.index_select(0, idx[0])[:, None]).reshape(B, K, D).sum(dim=1)
+        moved = index_bytes + B * K * (D + 8) + ref.nbytes
+        return run_8bit, "gather, dequantize, sum (torch ops)", ref, moved
+    tables = [torch.from_numpy(inp["tables"][t]).to(dev) for t in range(T)]
+    moved = index_bytes + T * B * K * D * 4 + ref.nbytes
+    if T == 1:
+        return (lambda: F.embedding_bag(idx[0], tables[0], offsets, mode=inp["mode"])), "embedding_bag", ref, moved
+    return ((lambda: torch.cat([F.embedding_bag(idx[t], tables[t], offsets, mode=inp["mode"]) for t in range(T)], 1)),
+            "embedding_bag a table, then cat", ref, moved)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", required=True)
@@ -131,7 +163,8 @@ def main():
         print(f"torch_cuda.py: skipped ({e})")
         return 0
     dev = torch.device("cpu" if args.cpu else "cuda")
-    builders = {"gather": gather_case, "elements": family_case, "nd": family_case, "quantized": quant_case}
+    builders = {"gather": gather_case, "elements": family_case, "nd": family_case, "quantized": quant_case,
+                "bag": bag_case}
     results = []
     for base in table:
         name = base.name

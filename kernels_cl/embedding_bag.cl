@@ -19,6 +19,7 @@
 #endif
 #include "dequant.h"
 #include "failure_record.h"
+#include "hints.h"
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -335,14 +336,83 @@ inline bag_inputs inputs_of(__global const table_bits_t *table, ulong table_offs
 /* Columns a runs work-item accumulates at once, in registers. */
 #define RUN_COLUMNS 8
 
-/* Bag `bag` into the D values at out_row, RUN_COLUMNS columns at a time accumulated in registers: each
- * gathered value is read once, each output value written once. */
+/* Prefetch the whole row of index i (if it counts) into the cache. */
+HOT_INLINE void prefetch_row(const bag_inputs *in, ulong i)
+{
+#if HINT_PREFETCH
+    const long row = bag_row(in, i);
+    if (row < 0) return;
+    __global const uchar *p = (__global const uchar *)(in->table + (ulong)row * in->D);
+    const ulong row_bytes = in->D * sizeof(table_bits_t);
+    for (ulong at = 0; at < row_bytes; at += CACHE_LINE) PREFETCH(p + at);
+#else
+    (void)in;
+    (void)i;
+#endif
+}
+
+/* Prefetch the rows of bag `bag` (at most PREFETCH_MAX_ROWS of them). */
+HOT_INLINE void prefetch_bag(const bag_inputs *in, ulong bag)
+{
+#if HINT_PREFETCH
+    ulong start, end;
+    bag_range(in, bag, &start, &end);
+    end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
+    for (ulong i = start; i < end; ++i) prefetch_row(in, i);
+#else
+    (void)in;
+    (void)bag;
+#endif
+}
+
+#if TABLE_KIND == 0
+/* Columns the f32 sum path accumulates at once: four 8-wide vectors. */
+#define SUM_COLUMNS 32
+
+/* An f32 sum (or mean) without weights, SUM_COLUMNS columns at a time in vector registers from c0 on
+ * (the caller's D - c0 >= SUM_COLUMNS): the same additions in the same order as combine's, so the same
+ * bits. Returns the entries counted. */
+HOT_INLINE ulong sum_columns(const bag_inputs *in, ulong start, ulong end, ulong c0, acc_t *acc)
+{
+    float8 a0 = (float8)(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    ulong n = 0;
+    for (ulong i = start; i < end; ++i) {
+        const long row = bag_row(in, i);
+        if (row < 0) continue;
+        ++n;
+        __global const float *x = (__global const float *)(in->table + (ulong)row * in->D + c0);
+        a0 += vload8(0, x);
+        a1 += vload8(1, x);
+        a2 += vload8(2, x);
+        a3 += vload8(3, x);
+    }
+    vstore8(a0, 0, acc);
+    vstore8(a1, 1, acc);
+    vstore8(a2, 2, acc);
+    vstore8(a3, 3, acc);
+    return n;
+}
+#endif
+
+/* Bag `bag` into the D values at out_row, RUN_COLUMNS columns at a time accumulated in registers (an
+ * f32 sum or mean without weights SUM_COLUMNS at a time, in vectors): each gathered value is read once,
+ * each output value written once. */
 inline void reduce_bag_runs(const bag_inputs *in, ulong bag, __global table_bits_t *out_row)
 {
     ulong start, end;
     bag_range(in, bag, &start, &end);
     const ulong D = in->D;
-    for (ulong c0 = 0; c0 < D; c0 += RUN_COLUMNS) {
+    ulong c0 = 0;
+#if TABLE_KIND == 0
+    if (in->mode != MODE_MAX && !in->has_weights) {
+        for (; D - c0 >= SUM_COLUMNS; c0 += SUM_COLUMNS) {
+            acc_t acc[SUM_COLUMNS];
+            const ulong n = sum_columns(in, start, end, c0, acc);
+            for (int j = 0; j < SUM_COLUMNS; ++j) out_row[c0 + j] = n ? finish(in, acc[j], n) : empty_value(in, c0 + j);
+        }
+    }
+#endif
+    for (; c0 < D; c0 += RUN_COLUMNS) {
         const ulong width = min((ulong)RUN_COLUMNS, D - c0);
         acc_t acc[RUN_COLUMNS];
         for (int j = 0; j < RUN_COLUMNS; ++j) acc[j] = in->mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
@@ -372,12 +442,15 @@ inline table_bits_t reduce_bag_column(const bag_inputs *in, ulong start, ulong e
     return n ? finish(in, acc, n) : empty_value(in, c);
 }
 
-/* Runs mapping (CPUs): one work-item per bag. */
+/* Runs mapping (CPUs): one work-item per bag. A later bag's rows, BAG_PREFETCH_AHEAD bags on (a tuning
+ * constant, hints.h), are prefetched first: the group's next work-items (on the same thread) reduce
+ * them, so their rows' memory latency overlaps this bag's reduction. */
 __kernel void embedding_bag_runs(BAG_PARAMETERS)
 {
     const ulong b = get_global_id(0);
     if (b >= B || (gated && gate[0] != NONE_FAILED)) return;
     const bag_inputs in = INPUTS_OF();
+    if (BAG_PREFETCH_AHEAD && b + BAG_PREFETCH_AHEAD < B) prefetch_bag(&in, b + BAG_PREFETCH_AHEAD);
     reduce_bag_runs(&in, b, out + out_offset + b * D);
 }
 
@@ -417,7 +490,12 @@ __kernel void embedding_bag_tables_runs(TABLES_PARAMETERS)
     const ulong k = get_global_id(0);
     if (k >= T * B || (gated && gate[0] != NONE_FAILED)) return;
     const ulong t = k / B, b = k % B;
-    const bag_inputs in = table_view(INPUTS_OF(), meta, t);
+    const bag_inputs all = INPUTS_OF(), in = table_view(all, meta, t);
+    const ulong ahead = k + BAG_PREFETCH_AHEAD;
+    if (BAG_PREFETCH_AHEAD && ahead < T * B) {
+        const bag_inputs later = table_view(all, meta, ahead / B);
+        prefetch_bag(&later, ahead);
+    }
     reduce_bag_runs(&in, k, out + out_offset + b * out_width + meta[4 * t + META_COLUMN]);
 }
 

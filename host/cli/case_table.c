@@ -93,6 +93,7 @@ static void parse_case_field(case_spec *c, const char *key, char *value, const c
         c->preset = c->kind == KIND_GATHER     ? (int)clg_preset_from_name(value)
                     : c->kind == KIND_ELEMENTS ? (int)clg_gather_elements_preset_from_name(value)
                     : c->kind == KIND_ND       ? (int)clg_gather_nd_preset_from_name(value)
+                    : c->kind == KIND_BAG      ? (int)clg_embedding_bag_preset_from_name(value)
                                                : -1;
         if (c->preset <= 0) TABLE_DIE(at, "no %s preset '%s'", op, value);
     } else if (!strcmp(key, "data")) {
@@ -112,20 +113,23 @@ static void parse_case_field(case_spec *c, const char *key, char *value, const c
         parse_layout(c, value, at);
     } else if (!strcmp(key, "scale")) {
         parse_scale(value, c, at);
+    } else if (!strcmp(key, "form") && c->kind == KIND_BAG) {
+        c->bag_form = !strcmp(value, "offsets") ? CLG_BAG_OFFSETS : !strcmp(value, "packed") ? CLG_BAG_PACKED : 0;
+        if (!c->bag_form) TABLE_DIE(at, "form is offsets or packed, not '%s'", value);
+    } else if (!strcmp(key, "mode") && c->kind == KIND_BAG) {
+        c->bag_mode = clg_bag_mode_from_name(value);
+        if (c->bag_mode == CLG_BAG_MODE_COUNT) TABLE_DIE(at, "no EmbeddingBag mode '%s'", value);
     } else {
         TABLE_DIE(at, "unknown field '%s'", key);
     }
 }
 
-static const char *const op_names[] = {[KIND_GATHER] = "gather",
-                                       [KIND_ELEMENTS] = "elements",
-                                       [KIND_ND] = "nd",
-                                       [KIND_TREE] = "tree",
-                                       [KIND_QUANT] = "quantized"};
+static const char *const op_names[] = {[KIND_GATHER] = "gather", [KIND_ELEMENTS] = "elements", [KIND_ND] = "nd",
+                                       [KIND_TREE] = "tree",     [KIND_QUANT] = "quantized",   [KIND_BAG] = "bag"};
 
 static case_kind kind_of_op(const char *op, const table_place *at)
 {
-    for (int k = KIND_GATHER; k <= KIND_QUANT; ++k)
+    for (int k = KIND_GATHER; k <= KIND_BAG; ++k)
         if (op && !strcmp(op, op_names[k])) return (case_kind)k;
     TABLE_DIE(at, "unknown op '%s'", op ? op : "(none)");
 }
@@ -158,6 +162,10 @@ static void parse_case_line(char *text, case_spec *c, const case_spec *earlier, 
     if (c->kind != KIND_TREE && c->indices_rank == 0) TABLE_DIE(at, "no indices=");
     if ((c->kind == KIND_QUANT) != (c->layout != LAYOUT_NONE)) TABLE_DIE(at, "layout= is for op=quantized");
     if (c->kind != KIND_TREE && c->kind != KIND_QUANT && c->preset == 0) TABLE_DIE(at, "no preset=");
+    if (c->kind == KIND_BAG && c->indices_rank != 2) TABLE_DIE(at, "op=bag takes indices=TYPE[bags,rows a bag]");
+    if (c->kind == KIND_BAG && c->bag_form == 0) c->bag_form = CLG_BAG_OFFSETS;
+    if (c->kind == KIND_BAG && c->data_type != CLG_F32 && c->data_type != CLG_F64)
+        TABLE_DIE(at, "op=bag: the table is f32 or f64");
     for (int i = 0; i < c->scaled_dims; ++i)
         if (c->scaled_dim[i] >= (c->scaled_is_data[i] ? c->data_rank : c->indices_rank))
             TABLE_DIE(at, "scale names a dimension the tensor lacks");
@@ -217,6 +225,7 @@ const char *case_preset_name(const case_spec *c)
     case KIND_GATHER: return clg_preset_name((clg_preset)c->preset);
     case KIND_ELEMENTS: return clg_gather_elements_preset_name((clg_gather_elements_preset)c->preset);
     case KIND_ND: return clg_gather_nd_preset_name((clg_gather_nd_preset)c->preset);
+    case KIND_BAG: return clg_embedding_bag_preset_name((clg_embedding_bag_preset)c->preset);
     default: return NULL;
     }
 }
@@ -297,6 +306,25 @@ static void tree_desc_of(const case_spec *c, clg_gather_tree_desc *desc)
     desc->end_token.rank = 0;
 }
 
+/* B bags of K rows each (indices [B, K]): packed as they are, or flattened to [B * K] with offsets
+ * 0, K, 2K, ... of the indices' type. */
+static void bag_desc_of(const case_spec *c, clg_embedding_bag_desc *desc)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->preset = (clg_embedding_bag_preset)c->preset;
+    desc->bag_form = c->bag_form;
+    desc->mode = c->bag_mode;
+    tensor_of(&desc->table, c->data_type, c->data_rank, c->data_shape);
+    const int64_t B = c->indices_shape[0], K = c->indices_shape[1];
+    if (c->bag_form == CLG_BAG_PACKED) {
+        tensor_of(&desc->indices, c->index_type, 2, c->indices_shape);
+        return;
+    }
+    const int64_t flat = B * K;
+    tensor_of(&desc->indices, c->index_type, 1, &flat);
+    tensor_of(&desc->offsets, c->index_type, 1, &B);
+}
+
 /* The descriptors of a case (in->kind's own), and the byte sizes of its inputs and output. */
 static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *in)
 {
@@ -341,6 +369,12 @@ static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *
         in->out_bytes = ids;
         break;
     }
+    case KIND_BAG:
+        bag_desc_of(c, &in->bag);
+        in->count = 4; /* table, indices, offsets (packed: none), per_sample_weights (none) */
+        st = clg_embedding_bag_sizes(&in->bag, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
+                                     &in->out_bytes);
+        break;
     }
     return st;
 }
@@ -366,6 +400,12 @@ clg_status case_footprint_of(const case_spec *c, int64_t block_size, case_footpr
         break;
     }
     case KIND_TREE: f->moved = 3 * in.bytes[0] + in.bytes[2] + 4; break; /* step ids + parents read, output written */
+    case KIND_BAG: {
+        /* indices and offsets read + every gathered row read + output written */
+        const uint64_t index_count = in.bytes[1] / clg_dtype_size(c->index_type);
+        f->moved = in.bytes[1] + in.bytes[2] + in.bytes[0] / (uint64_t)c->data_shape[0] * index_count + in.out_bytes;
+        break;
+    }
     default: f->moved = in.bytes[1] + 2 * in.out_bytes; /* indices read + gathered elements read + output written */
     }
     return CLG_SUCCESS;
@@ -443,6 +483,21 @@ static void fill_tree(const case_spec *c, case_inputs *in)
     in->index_fnv = fnv1a(parents, n * 4);
 }
 
+/* An EmbeddingBag table (f32 or f64): value i is the 16-bit signed integer in the low bits of stream
+ * seed + 1's value i, divided by 256. Every sum of up to 2^8 of them is exact in f32, so a bag's sum
+ * comes out the same in any order and every peer's output can be compared bit for bit. */
+static void fill_bag_table(const case_spec *c, case_inputs *in)
+{
+    const size_t count = (size_t)in->bytes[0] / clg_dtype_size(c->data_type);
+    for (size_t i = 0; i < count; ++i) {
+        const float v = (float)(int16_t)(uint16_t)splitmix_value(c->seed + 1, i) / 256.0f;
+        if (c->data_type == CLG_F64)
+            ((double *)in->host[0])[i] = v;
+        else
+            ((float *)in->host[0])[i] = v;
+    }
+}
+
 clg_status case_inputs_make(const case_spec *c, int64_t block_size, case_inputs *in)
 {
     clg_status st = describe(c, block_size, in);
@@ -459,7 +514,10 @@ clg_status case_inputs_make(const case_spec *c, int64_t block_size, case_inputs 
         fill_tree(c, in);
         return CLG_SUCCESS;
     }
-    fill_bytes(in->host[0], (size_t)in->bytes[0], c->seed + 1);
+    if (c->kind == KIND_BAG)
+        fill_bag_table(c, in);
+    else
+        fill_bytes(in->host[0], (size_t)in->bytes[0], c->seed + 1);
     if (c->kind == KIND_QUANT) {
         if (in->host[3]) fill_bytes(in->host[3], (size_t)in->bytes[3], c->seed + 2);
         if (c->layout == LAYOUT_GGML) { /* each block's d (and its dmin or m): finite */
@@ -474,6 +532,9 @@ clg_status case_inputs_make(const case_spec *c, int64_t block_size, case_inputs 
     const size_t index_count = (size_t)in->bytes[1] / clg_dtype_size(c->index_type);
     for (size_t i = 0; i < index_count; ++i)
         store_index(in->host[1], c->index_type, i, splitmix_value(c->seed, i) % index_extent(c, i));
+    if (c->kind == KIND_BAG && in->host[2]) /* offsets 0, K, 2K, ... */
+        for (int64_t b = 0; b < c->indices_shape[0]; ++b)
+            store_index(in->host[2], c->index_type, (size_t)b, (uint64_t)(b * c->indices_shape[1]));
     in->index_fnv = fnv1a(in->host[1], (size_t)in->bytes[1]);
     return CLG_SUCCESS;
 }
@@ -508,6 +569,9 @@ clg_status case_reference(const case_inputs *in, void *out)
                                               in->out_bytes);
     case KIND_TREE:
         return clg_gather_tree_reference(&in->tree, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out, in->out_bytes);
+    case KIND_BAG:
+        return clg_embedding_bag_reference(&in->bag, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
+                                           in->out_bytes);
     }
     return CLG_ERR_INTERNAL;
 }
@@ -527,6 +591,9 @@ clg_status case_enqueue(clg_context *ctx, const case_inputs *in, cl_command_queu
     case KIND_TREE:
         return clg_gather_tree_enqueue(ctx, &in->tree, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0, NULL,
                                        done);
+    case KIND_BAG:
+        return clg_embedding_bag_enqueue(ctx, &in->bag, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0, NULL,
+                                         done);
     }
     return CLG_ERR_INTERNAL;
 }

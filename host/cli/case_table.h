@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum case_kind { KIND_GATHER, KIND_ELEMENTS, KIND_ND, KIND_TREE, KIND_QUANT } case_kind;
+typedef enum case_kind { KIND_GATHER, KIND_ELEMENTS, KIND_ND, KIND_TREE, KIND_QUANT, KIND_BAG } case_kind;
 typedef enum primary_time { PRIMARY_KERNEL, PRIMARY_WALL } primary_time;
 /* ggml: any of ggml's block layouts the library reads, named in case_spec.ggml */
 typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GGML } quant_layout;
@@ -21,7 +21,10 @@ typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GG
 typedef struct case_spec {
     char name[64];
     case_kind kind;
-    int preset; /* the kind's preset: clg_preset, clg_gather_elements_preset or clg_gather_nd_preset */
+    int preset;            /* the kind's preset: clg_preset, clg_gather_elements_preset, clg_gather_nd_preset or
+                 * clg_embedding_bag_preset */
+    clg_bag_form bag_form; /* EmbeddingBag: form= (indices [B, K]: B bags of K; offsets flattens them) */
+    clg_bag_mode bag_mode; /* EmbeddingBag: mode= */
     quant_layout layout;
     clg_quant_layout ggml_layout;   /* LAYOUT_GGML: the library's layout */
     const cli_gguf_type *ggml_type; /* LAYOUT_GGML: its block */
@@ -69,6 +72,7 @@ typedef struct case_inputs {
     clg_gather_nd_desc nd;
     clg_gather_quantized_desc quant;
     clg_gather_tree_desc tree;
+    clg_embedding_bag_desc bag;
     int count;                   /* inputs */
     void *host[CASE_MAX_INPUTS]; /* NULL where an input is absent (a ggml table has no scales) */
     uint64_t bytes[CASE_MAX_INPUTS];

@@ -34,21 +34,27 @@ typedef struct tunable_plan {
 #define ELEMENTS (1u << KIND_ELEMENTS)
 #define QUANT    (1u << KIND_QUANT)
 #define TREE     (1u << KIND_TREE)
+#define BAG      (1u << KIND_BAG)
 
 static const tunable_plan plans[] = {
     {"run_bytes", 0, ROWS | ELEMENTS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384", "65536"}},
-    {"runs_local_size", 0, ROWS | ELEMENTS | QUANT, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
+    {"runs_local_size", 0, ROWS | ELEMENTS | QUANT | BAG, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
     {"runs_groups_per_cu", 0, ROWS | ELEMENTS | QUANT, {"1", "4", "16"}, {"1", "2", "4", "8", "16", "64"}},
     {"dequant_run_bytes", 0, QUANT, {"2048", "8192", "32768"}, {"2048", "4096", "8192", "16384", "32768"}},
     {"dequant_prefetch_bytes", 0, QUANT, {"1024", "4096", "16384"}, {"0", "1024", "2048", "4096", "8192", "16384"}},
     {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
     {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
+    {"bag_prefetch_ahead", 0, BAG, {"1", "2", "8"}, {"0", "1", "2", "4", "8", "16"}},
     {"adjacent_local_size",
      1,
-     ROWS | ELEMENTS | QUANT,
+     ROWS | ELEMENTS | QUANT | BAG,
      {"64", "256", "512"},
      {"32", "64", "128", "256", "512", "1024"}},
-    {"grid_groups_per_cu", 1, ROWS | ELEMENTS | QUANT, {"8", "64", "256"}, {"4", "8", "16", "32", "64", "128", "256"}},
+    {"grid_groups_per_cu",
+     1,
+     ROWS | ELEMENTS | QUANT | BAG,
+     {"8", "64", "256"},
+     {"4", "8", "16", "32", "64", "128", "256"}},
     {"dequant_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
     {"tree_local_size", 1, TREE, {"32", "64", "256"}, {"16", "32", "64", "128", "256"}},

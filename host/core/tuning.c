@@ -80,6 +80,8 @@ static const clg_tunable tunables[] = {
            "GatherElements runs: data rows prefetched ahead"),
     KERNEL(dequant_slab_prefetch_bytes, "SLAB_PREFETCH_BYTES", 0, 1u << 24,
            "dequantizing: most bytes prefetched of a slab's values or scales"),
+    KERNEL(bag_prefetch_ahead, "BAG_PREFETCH_AHEAD", 0, 1u << 20,
+           "EmbeddingBag runs: the bag, this many on, whose rows a work-item prefetches (0: none)"),
 };
 
 const clg_tunable *clg_tunables(size_t *count)

@@ -75,6 +75,8 @@ typedef struct clg_tuning {
     uint32_t elements_prefetch_index_rows;  /* GatherElements runs: index rows prefetched ahead */
     uint32_t elements_prefetch_data_rows;   /* GatherElements runs: data rows prefetched ahead */
     uint32_t dequant_slab_prefetch_bytes;   /* dequantizing: most bytes prefetched of a slab's values or scales */
+    uint32_t bag_prefetch_ahead;            /* EmbeddingBag runs: a work-item prefetches the rows of the bag
+                                             * this many bags on (0: none) */
 } clg_tuning;
 
 /* One tunable: its name in profiles, where it lives, its range and, for choices, its values' names. */

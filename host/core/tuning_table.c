@@ -50,6 +50,9 @@ static const clg_tuning defaults = {
     .elements_prefetch_index_rows = 8,
     .elements_prefetch_data_rows = 16,
     .dequant_slab_prefetch_bytes = 4096,
+    /* two bags on: rows asked for one bag ahead arrive late on PoCL (embedding-bag-sum, a busy 2-vCPU
+     * Xeon: 0.47-0.57 of the adjacent copy against 0.42-0.45; 4 and 8 not told apart there) */
+    .bag_prefetch_ahead = 2,
 };
 
 /* Streaming stores need the x86 sfence builtin: only a compiler targeting x86 has it. */
