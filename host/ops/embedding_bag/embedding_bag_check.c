@@ -94,12 +94,18 @@ static uint64_t per_item(const clg_context *ctx, const clg_embedding_bag_plan *p
     return per;
 }
 
-static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
-                                       cl_command_queue queue, const clg_buffer *inputs, cl_mem record, uint64_t items,
-                                       cl_uint num_events, const cl_event *wait_list, cl_event *done)
+static clg_status float_program(clg_context *ctx, const void *plan, const char *name, clg_kernel_lease *lease)
+{
+    return clg_embedding_bag_borrow(ctx, plan, name, lease);
+}
+
+static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                       const void *program_plan, const char *name, cl_command_queue queue,
+                                       const clg_buffer *inputs, cl_mem record, uint64_t items, cl_uint num_events,
+                                       const cl_event *wait_list, cl_event *done)
 {
     clg_kernel_lease lease;
-    clg_status st = clg_embedding_bag_borrow(ctx, p, name, &lease);
+    clg_status st = program(ctx, program_plan, name, &lease);
     if (st != CLG_SUCCESS) return st;
     const cl_ulong index_offset = inputs[1].offset / p->index_size;
     const cl_ulong bags_offset = p->bags_size ? inputs[2].offset / p->bags_size : 0;
@@ -135,21 +141,30 @@ static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag
     return st;
 }
 
+clg_status clg_embedding_bag_check_in(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                      const void *program_plan, int locate, cl_command_queue queue,
+                                      const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                      const cl_event *wait_list, cl_event *done)
+{
+    const uint64_t per = per_item(ctx, p), chunks = (checked_positions(p) + per - 1) / per;
+    return enqueue_check_kernel(ctx, p, program, program_plan, locate ? "locate_bad_bag" : "check_bags", queue, inputs,
+                                record, locate || !chunks ? 1 : chunks, num_events, wait_list, done);
+}
+
 clg_status clg_embedding_bag_check_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
                                            const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                            const cl_event *wait_list, cl_event *done)
 {
-    const clg_embedding_bag_plan *p = plan;
-    const uint64_t per = per_item(ctx, p), chunks = (checked_positions(p) + per - 1) / per;
-    return enqueue_check_kernel(ctx, p, "check_bags", queue, inputs, record, chunks ? chunks : 1, num_events, wait_list,
-                                done);
+    return clg_embedding_bag_check_in(ctx, plan, float_program, plan, 0, queue, inputs, record, num_events, wait_list,
+                                      done);
 }
 
 clg_status clg_embedding_bag_locate_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
                                             const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                             const cl_event *wait_list, cl_event *done)
 {
-    return enqueue_check_kernel(ctx, plan, "locate_bad_bag", queue, inputs, record, 1, num_events, wait_list, done);
+    return clg_embedding_bag_check_in(ctx, plan, float_program, plan, 1, queue, inputs, record, num_events, wait_list,
+                                      done);
 }
 
 /* A recorded value's bits (sign-extended for signed types) as the exact integer. */

@@ -30,7 +30,7 @@ static uint64_t largest_unit(const clg_gather_quantized_plan *p)
 }
 
 /* The fast form: ggml blocks, or values along the last axis (one scale a unit) starting on whole bytes. */
-static int fast_form(const clg_gather_quantized_plan *p)
+int clg_gather_quantized_fast_form(const clg_gather_quantized_plan *p)
 {
     if (p->ggml != CLG_GGML_NONE) return 1;
     if (p->placement != CLG_SCALES_IN_SLAB || p->QN != 1) return 0;
@@ -55,7 +55,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     const clg_tuning *t = &ctx->tuning;
     s.adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_QUANTIZED);
     s.variant = s.adjacent ? CLG_VARIANT_DEQUANT_PIECES : CLG_VARIANT_DEQUANT_RUNS;
-    s.fast = fast_form(p);
+    s.fast = clg_gather_quantized_fast_form(p);
     s.prefetch_slabs = 1;
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
     uint64_t grid_overshoot;
@@ -125,13 +125,13 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
                  float_kind(p->scale_type), (int)p->zp_mode, (int)p->placement, ggml);
 }
 
-static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const specialization *s,
-                       const clg_buffer *buffers)
+cl_int clg_gather_quantized_set_args(cl_kernel k, const clg_gather_quantized_plan *p, int offsets64, int fast,
+                                     const clg_buffer *buffers)
 {
     const cl_ulong data_offset = buffers[0].offset, index_offset = buffers[1].offset / p->index_size;
     const cl_ulong scales_offset = buffers[2].offset, zp_offset = buffers[3].offset, out_offset = buffers[4].offset;
     const cl_long A = (cl_long)p->A;
-    const int o64 = s->offsets64;
+    const int o64 = offsets64;
     cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
     err |= clSetKernelArg(k, 1, sizeof data_offset, &data_offset);
     err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
@@ -161,7 +161,7 @@ static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const sp
                                 p->zp_constant,
                                 (cl_int)p->placement,
                                 (cl_int)p->ggml,
-                                s->fast};
+                                fast};
     for (cl_uint i = 0; i < sizeof encodings / sizeof encodings[0]; ++i)
         err |= clSetKernelArg(k, 22 + i, sizeof(cl_int), &encodings[i]);
     return err;
@@ -181,8 +181,8 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
     clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
     if (st != CLG_SUCCESS) return st;
 
-    cl_int err = set_args(lease.kernel, p, &s, buffers);
-    cl_uint next_arg = 30;
+    cl_int err = clg_gather_quantized_set_args(lease.kernel, p, s.offsets64, s.fast, buffers);
+    cl_uint next_arg = CLG_DEQUANT_KERNEL_ARGS;
     uint64_t items[2];
     size_t local[2];
     cl_uint dims;
