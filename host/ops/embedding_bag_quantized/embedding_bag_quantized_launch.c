@@ -94,6 +94,7 @@ clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan
     uint64_t workers, stages;
     if (adjacent) {
         clg_launch_rows_grid(ctx, &lease, pieces, p->B, ctx->tuning.adjacent_local_size, local, items);
+        items[0] = pieces; /* every piece of a row its own work-item; the bags grid-strided */
         workers = items[1];
         stages = workers * pieces;
         dims = 2;

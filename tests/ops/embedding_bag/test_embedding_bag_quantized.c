@@ -698,9 +698,58 @@ START_TEST(random_cases)
 }
 END_TEST
 
+/* Rows of 4096 values (512 pieces of 8: more than a work-group's width) and more bags than the work-items
+ * the tuning below gives either mapping, so that both walk a row's pieces past their first group and the
+ * bags with a stride; a layout of each family. */
+START_TEST(wide_rows_many_bags)
+{
+    support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
+                       "adjacent_local_size = 64\n");
+    support_rng rng = {seed_value() ^ 0x51DEull};
+    static const clg_quant_layout wide[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q6_K, CLG_QUANT_ORT_BLOCK,
+                                            CLG_QUANT_OV_COMPRESSED};
+    const int64_t N = 6, B = 40, L = 100;
+    for (size_t l = 0; l < sizeof wide / sizeof wide[0]; ++l) {
+        qbag_case c;
+        memset(&c, 0, sizeof c);
+        c.desc.layout = wide[l];
+        if (wide[l] == CLG_QUANT_ORT_BLOCK) {
+            set_quant(&c.desc.data, CLG_QUANT_I4, 2, N, 4096);
+            c.desc.scales = tensor(CLG_F16, 2, N, 4096 / 32);
+            set_quant(&c.desc.zero_points, CLG_QUANT_I4, 2, N, 4096 / 32);
+            c.desc.block_size = 32;
+        } else if (wide[l] == CLG_QUANT_OV_COMPRESSED) {
+            set_quant(&c.desc.data, CLG_QUANT_I8, 2, N, 4096);
+            c.desc.scales = tensor(CLG_BF16, 2, N, 4);
+        } else {
+            const int64_t blocks = wide[l] == CLG_QUANT_GGML_Q4_0 ? 128 : 16;
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, blocks * (int64_t)ggml_block_bytes(wide[l]));
+        }
+        c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
+                                              .bag_form = CLG_BAG_OFFSETS,
+                                              .mode = l % 2 ? CLG_BAG_MEAN : CLG_BAG_SUM,
+                                              .indices = tensor(CLG_I64, 1, L, 0),
+                                              .offsets = tensor(CLG_I64, 1, B, 0)};
+        if (l % 2 == 0) c.desc.bag.per_sample_weights = tensor(CLG_F32, 1, L, 0);
+        c.desc.output_type = l == 1 ? CLG_F16 : CLG_DTYPE_INVALID;
+        qbag_alloc(&c);
+        fill_table(&rng, &c);
+        for (int64_t i = 0; i < L; ++i) ((int64_t *)c.indices)[i] = (int64_t)support_below(&rng, (uint64_t)N);
+        for (int64_t i = 0; i < L && c.weights_bytes; ++i) ((float *)c.weights)[i] = 0.25f * (float)(i % 7) - 0.5f;
+        for (int64_t b = 0; b < B; ++b) ((int64_t *)c.bags)[b] = b / 2 * 2 * L / B; /* even bags empty */
+        char name[96];
+        snprintf(name, sizeof name, "wide rows of %s", clg_quant_layout_name(wide[l]));
+        free(check_all_paths(&c, CLG_SUCCESS, name));
+        qbag_free(&c);
+    }
+    support_use_tuning(NULL);
+}
+END_TEST
+
 int main(void)
 {
     return support_run_tests("embedding_bag_quantized", 900,
                              SUPPORT_TESTS(q8_0_offsets_sum, ort_u4_packed_mean_f16, ov_offsets_weights_default_index,
-                                           q4_K_max_padding_idx, refused_descriptors, hostile_values, random_cases));
+                                           q4_K_max_padding_idx, refused_descriptors, hostile_values, random_cases,
+                                           wide_rows_many_bags));
 }
