@@ -65,7 +65,7 @@ typedef int32_t clg_status;
 /** A dimension is negative. */
 #define CLG_ERR_INVALID_DIMENSION     (-2006)
 /** The axis lies outside [-r, r-1] for data rank r, or (dequantizing gather) is not one the layout
- *  accepts: gather_axis and quantize_axis of uint8 data, the packed last axis of ggml rows. */
+ *  accepts: gather_axis and quantize_axis of uint8 data, the packed last axis of ggml and FBGEMM rows. */
 #define CLG_ERR_INVALID_AXIS          (-2007)
 /** The axis tensor is missing (OpenVINO presets), present where not allowed (ONNX presets), not an
  *  integer type, or not a scalar / one-element 1-D tensor. */
@@ -127,13 +127,14 @@ typedef int32_t clg_status;
 #define CLG_ERR_INVALID_LAYOUT        (-2040)
 /** The dequantizing gather: block_size is not one the layout accepts (ONNX Runtime: a power of two
  *  >= 16; OpenVINO: the number of values per scale; ggml: 32, or 256 for the _K and iq4_xs
- *  super-blocks), or a ggml row is not whole blocks. */
+ *  super-blocks; FBGEMM: the row's D), or a ggml row is not whole blocks, or an FBGEMM row's bytes
+ *  cannot hold its scale, bias and one value (8-bit: at least 9 bytes, 4-bit: at least 5). */
 #define CLG_ERR_INVALID_BLOCK_SIZE    (-2041)
 /** The dequantizing gather: bits is not one the data type takes (uint8 data: 2, 4 or 8; the others:
  *  their own width). */
 #define CLG_ERR_INVALID_BITS          (-2042)
-/** The dequantizing gather: an input the layout has no use for is given (ggml blocks hold their own
- *  scales: no scales, no zero_points). */
+/** The dequantizing gather: an input the layout has no use for is given (ggml blocks and FBGEMM rows
+ *  hold their own scales: no scales, no zero_points). */
 #define CLG_ERR_INPUT_NOT_ALLOWED     (-2043)
 /** clg_context_set_tuning: a line is not `name = value`, names no tunable, or gives a value outside
  *  the tunable's range; the message names the line, the tunable and the value. */
@@ -689,12 +690,24 @@ typedef enum clg_quant_layout {
     /** ggml's iq4_xs rows: 136-byte blocks, f16 d, eight 6-bit scales, nibbles indexing
      *  kvalues_iq4nl; value = (d * (scale - 32)) * kvalue. Out of range: error. */
     CLG_QUANT_GGML_IQ4_XS,
+    /* FBGEMM's fused rowwise rows (PyTorch's quantized EmbeddingBag tables), appended likewise: each row
+     * holds its own scale and bias after its values. */
+    /** FBGEMM's fused 8-bit rowwise rows (Fused8BitRowwiseQuantizedSBFloat, PyTorch's
+     *  embedding_bag_byte_prepack): D uint8 q, then an f32 scale and an f32 bias (little-endian, any
+     *  alignment), D + 8 bytes a row; value = fma(q, scale, bias), one rounding, as FBGEMM computes it.
+     *  Out of range: error. */
+    CLG_QUANT_FBGEMM_8BIT_ROWWISE,
+    /** FBGEMM's fused 4-bit rowwise rows (FusedNBitRowwiseQuantizedSBHalf with bit rate 4, PyTorch's
+     *  embedding_bag_4bit_prepack): bytes of two 4-bit q, the low nibble first, then an f16 scale and
+     *  an f16 bias, B + 4 bytes a row of D = 2B values (an odd-width table's padding nibble is a value,
+     *  as FBGEMM's dequantization gives it); value = q * scale + bias. Out of range: error. */
+    CLG_QUANT_FBGEMM_4BIT_ROWWISE,
     CLG_QUANT_LAYOUT_COUNT /**< number of values, not a layout */
 } clg_quant_layout;
 
 /** Name of a layout ("ort-block", "ggml-q4_0", "ggml-q8_0", "ov-compressed", "ggml-q4_1", "ggml-q5_0",
  *  "ggml-q5_1", "ggml-iq4_nl", "ggml-q2_K", "ggml-q3_K", "ggml-q4_K", "ggml-q5_K", "ggml-q6_K",
- *  "ggml-iq4_xs"), "invalid" if unknown. */
+ *  "ggml-iq4_xs", "fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise"), "invalid" if unknown. */
 CLG_API const char *clg_quant_layout_name(clg_quant_layout layout);
 /** Inverse of clg_quant_layout_name; CLG_QUANT_LAYOUT_INVALID if unknown. */
 CLG_API clg_quant_layout clg_quant_layout_from_name(const char *name);
@@ -740,6 +753,11 @@ typedef struct clg_quant_tensor_desc {
  *     (q4_K), 176 (q5_K), 210 (q6_K), 136 (iq4_xs), the output 256 values a block, each the f32
  *     operations of gguf.quants.dequantize in its order. No scales, no zero_points; gather_axis any
  *     axis but the last.
+ *   - CLG_QUANT_FBGEMM_8BIT_ROWWISE / CLG_QUANT_FBGEMM_4BIT_ROWWISE: data u8 [..., bytes per row], each
+ *     row one FBGEMM fused row: D = bytes - 8 (8-bit: D bytes of q, f32 scale, f32 bias) or
+ *     D = 2 * (bytes - 4) (4-bit: nibbles, f16 scale, f16 bias); at least one value a row. The
+ *     output's last dimension is D. No scales, no zero_points; block_size 0 or D; gather_axis any axis
+ *     but the last; output f32 unless told.
  *   - CLG_QUANT_OV_COMPRESSED: data u8 / i8 / u4 / i4 [..., K]; scales [..., G] (data's other extents)
  *     with G dividing K: a scale per K / G values of a row (G = 1: per row). zero_points (optional,
  *     data's type): scales' shape, or one value for the whole table. */
@@ -753,7 +771,7 @@ typedef struct clg_gather_quantized_desc {
      *  default. Other layouts: 0, or the width of their values. */
     int32_t bits;
     /** ONNX Runtime: a power of two >= 16 (0 means 128, ONNX Runtime's default). OpenVINO: 0, or the
-     *  values per scale (K / G). ggml: 0 or 32 (256 for the super-blocks). */
+     *  values per scale (K / G). ggml: 0 or 32 (256 for the super-blocks). FBGEMM: 0 or D. */
     int64_t block_size;
     /** The axis indices select along, in [-r, r-1] (ggml: not the last axis). */
     int64_t gather_axis;

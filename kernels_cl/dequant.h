@@ -85,6 +85,18 @@ inline uint product_in_integers(int d, uint s)
     return sign | ((uint)biased << 23) | (product & 0x7FFFFFu);
 }
 
+/* f32 bits of product + m for any operands: the host reference's rules (sum_bits in
+ * host/ops/gather_quantized/gather_quantized_reference.c); ggml's q4_1 and q5_1 and FBGEMM's rows. */
+inline uint sum_exact(uint product, uint m)
+{
+    const int product_finite = (product & 0x7F800000u) != 0x7F800000u, m_finite = (m & 0x7F800000u) != 0x7F800000u;
+    if (product_finite && m_finite) return as_uint(as_float(product) + as_float(m));
+    if (!product_finite && (product & 0x7FFFFFu)) return product | 0x400000u;
+    if (!m_finite && (m & 0x7FFFFFu)) return m | 0x400000u;
+    if (!product_finite && !m_finite) return product == m ? product : 0x7FC00000u;
+    return product_finite ? m : product;
+}
+
 /* f32 bits of (float)d * scale for one value, exact on every device. */
 inline uint product_bits(int d, uint s)
 {

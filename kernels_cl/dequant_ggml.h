@@ -96,18 +96,6 @@ HOT_INLINE float8 ggml_scaled8(int format, int8 q, float d, float m)
     return ggml_has_min(format) ? product + m : product;
 }
 
-/* f32 bits of product + m for any operands: the host reference's rules (sum_bits in
- * host/ops/gather_quantized/gather_quantized_reference.c). */
-inline uint sum_exact(uint product, uint m)
-{
-    const int product_finite = (product & 0x7F800000u) != 0x7F800000u, m_finite = (m & 0x7F800000u) != 0x7F800000u;
-    if (product_finite && m_finite) return as_uint(as_float(product) + as_float(m));
-    if (!product_finite && (product & 0x7FFFFFu)) return product | 0x400000u;
-    if (!m_finite && (m & 0x7FFFFFu)) return m | 0x400000u;
-    if (!product_finite && !m_finite) return product == m ? product : 0x7FC00000u;
-    return product_finite ? m : product;
-}
-
 /* f32 bits of one value, any d and m. */
 inline uint ggml_value_exact(int format, int q, uint d, uint m)
 {

@@ -2,7 +2,8 @@
  * the work every mapping of the dequantizing gather hands its work-items. Three forms, chosen once a
  * call by the host (the choice is uniform, so a branch costs nothing beside a build per form):
  *   ggml             one ggml block of 32 values (dequant_ggml.h), or with GGML_SUPER one
- *                    super-block of 256 (dequant_ggml_k.h)
+ *                    super-block of 256 (dequant_ggml_k.h), or with GGML_FBGEMM one FBGEMM row of D
+ *                    values (dequant_fbgemm.h)
  *   fast             values along the last axis, one scale a unit, the unit starting on a whole byte:
  *                    8 values a step, read wide, scaled in float8, narrowed in integer vectors
  *   general          any unit: value by value, scale index s_unit + (k mod zcycle), any nibble parity
@@ -10,10 +11,20 @@
 #ifndef CLG_DEQUANT_PIECE_H
 #define CLG_DEQUANT_PIECE_H
 
-#if GGML_SUPER /* the 256-value super-blocks' program (the host's choice): their blocks in place of the 32-value ones */
+#if GGML_FBGEMM /* FBGEMM's rows' program (the host's choice): a row of D values a block */
+#include "dequant_fbgemm.h"
+#elif GGML_SUPER /* the 256-value super-blocks' program (the host's choice): their blocks in place of the 32-value ones */
 #include "dequant_ggml_k.h"
 #else
 #include "dequant_ggml.h"
+#endif
+#if !GGML_FBGEMM
+/* A block of the walk (dequant_units.h): its values and bytes, a piece of it, a run of blocks. FBGEMM's
+ * rows, whose size is the table's, define the same from dequant_params (dequant_fbgemm.h). */
+#define GGML_UNIT_VALUES(q)                       GGML_BLOCK_VALUES
+#define GGML_UNIT_BYTES(q)                        ggml_block_bytes((q)->ggml)
+#define GGML_UNIT_PIECE(q, block, out, k0, count) dequant_ggml_piece((q)->ggml, block, out, k0, count)
+#define GGML_UNIT_RUN(q, first, count, data, out) dequant_ggml_run((q)->ggml, first, count, data, out)
 #endif
 #include "dequant_nibble_table.h"
 #include "dequant_values.h"

@@ -3,7 +3,8 @@
  * run of scales. Placement "in slab" (the quantize axis after the gather axis): unit u = (p, b) holds
  * values [(p*Qd + b*bs)*QN, (p*Qd + min(Qd, (b+1)*bs))*QN) with scales u*QN + (0 .. QN-1) of the
  * slab's. "Before" (quantize axis before the gather axis) and "along" (the same axis): one unit, a
- * scale a value. ggml slabs are U blocks of GGML_BLOCK_VALUES (32, or 256 for the super-blocks). Build options: those of dequant_piece.h. */
+ * scale a value. ggml slabs are U blocks of GGML_UNIT_VALUES (32, or 256 for the super-blocks; FBGEMM's
+ * rows: U rows of D values). Build options: those of dequant_piece.h. */
 #ifndef CLG_DEQUANT_UNITS_H
 #define CLG_DEQUANT_UNITS_H
 
@@ -51,7 +52,7 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
                               __global const uchar *zp, const slab *s)
 {
     if (GGML_BLOCKS(q)) {
-        const ulong block_bytes = ggml_block_bytes(q->ggml);
+        const ulong block_bytes = GGML_UNIT_BYTES(q);
         prefetch_range(data, (ulong)s->first_value * block_bytes, (ulong)q->U * block_bytes);
         return;
     }
@@ -71,13 +72,13 @@ HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *dat
 /* Where unit u = (p, b) starts in its slab, and how many values it holds. */
 HOT_INLINE offset_t unit_start(const dequant_params *q, offset_t p, offset_t b)
 {
-    if (GGML_BLOCKS(q)) return (p * q->nb + b) * GGML_BLOCK_VALUES;
+    if (GGML_BLOCKS(q)) return (p * q->nb + b) * GGML_UNIT_VALUES(q);
     return q->placement == PLACEMENT_IN_SLAB ? (p * q->Qd + b * q->bs) * q->QN : 0;
 }
 
 HOT_INLINE offset_t unit_values(const dequant_params *q, offset_t b)
 {
-    if (GGML_BLOCKS(q)) return GGML_BLOCK_VALUES;
+    if (GGML_BLOCKS(q)) return GGML_UNIT_VALUES(q);
     return q->placement == PLACEMENT_IN_SLAB ? min(q->bs, q->Qd - b * q->bs) * q->QN : q->I;
 }
 
@@ -88,7 +89,7 @@ HOT_INLINE void dequant_unit_piece(const dequant_params *q, const slab *sl, __gl
                                    offset_t count)
 {
     if (GGML_BLOCKS(q)) { /* the whole block, or (GPU mapping) eighths of it */
-        dequant_ggml_piece(q->ggml, data + (sl->first_value + u) * ggml_block_bytes(q->ggml), out_unit, k0, count);
+        GGML_UNIT_PIECE(q, data + (sl->first_value + u) * GGML_UNIT_BYTES(q), out_unit, k0, count);
         return;
     }
     const offset_t e0 = sl->first_value + unit_start(q, p, b);
@@ -237,7 +238,7 @@ HOT_INLINE void dequant_slab_fast(const dequant_params *q, const slab *sl, __glo
                                   __global const uchar *scales, __global const uchar *zp, __global out_bits_t *out_slab)
 {
     if (GGML_BLOCKS(q)) {
-        dequant_ggml_run(q->ggml, sl->first_value, q->U, data, out_slab);
+        GGML_UNIT_RUN(q, sl->first_value, q->U, data, out_slab);
         return;
     }
 #if USE_NIBBLE_TABLES

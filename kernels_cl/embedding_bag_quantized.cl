@@ -10,10 +10,11 @@
  * bits through a __global pointer, so each work-item dequantizes a piece into its own 8 words of a
  * stage buffer (32 bytes that stay in its cache) and reads them back at once.
  *
- * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), GGML_SUPER (the 256-value
- * super-blocks' program), and embedding_bag.cl's F64_DIVISION. The layout and its encodings are kernel
- * arguments (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml
- * blocks, ONNX Runtime's and OpenVINO's layouts, one for the super-blocks. */
+ * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
+ * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
+ * embedding_bag.cl's F64_DIVISION. The layout and its encodings are kernel arguments
+ * (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml blocks, ONNX
+ * Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows. */
 #define TABLE_KIND 0
 #ifndef SPEC
 #define SPEC 0

@@ -41,9 +41,9 @@ ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_pe
             if (GGML_BLOCKS(&q)) { /* ggml: the run's units of this slab are consecutive blocks */
                 const offset_t count = min(U - u, end - t);
                 if (selected)
-                    dequant_ggml_run(q.ggml, sl.first_value + u, count, data, out_slab + u * GGML_BLOCK_VALUES);
+                    GGML_UNIT_RUN(&q, sl.first_value + u, count, data, out_slab + u * GGML_UNIT_VALUES(&q));
                 else
-                    zero_piece(out_slab, u * GGML_BLOCK_VALUES, count * GGML_BLOCK_VALUES);
+                    zero_piece(out_slab, u * GGML_UNIT_VALUES(&q), count * GGML_UNIT_VALUES(&q));
                 t += count;
             } else {
                 if (q.fast && u == 0 && end - t >= U) { /* the whole slab: no per-unit (p, b) arithmetic */

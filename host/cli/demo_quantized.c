@@ -300,6 +300,24 @@ static const demo_quantized_case demo_cases[] = {
      {1, 2, 0},
      {2, -0.0, -2, -4, -32, -31, 31.75, 0, 0,  0,  0, 0,
       0, 0,    0,  0,  0,   1,   2,     3, -4, -2, 0, 2}}, /* (128 - 128) * -2 is -0 */
+    {"fbgemm-8bit-rowwise (PyTorch's embedding_bag_byte_prepack rows): u8 [2, 12], D 4: q bytes, f32 scale, f32 "
+     "bias; row 0 q 0 1 2 255, scale 0.5, bias -1; row 1 q 10 20 30 40, scale 0.25, bias 2; indices [1, 0]: "
+     "fma(q, scale, bias)",
+     {.layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE, .data = {CLG_QUANT_U8, 2, {2, 12}}, .indices = {CLG_I64, 1, {2}}},
+     {0,  1,  2,  255, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x80, 0xBF,  /* 0.5f, -1.0f little-endian */
+      10, 20, 30, 40,  0x00, 0x00, 0x80, 0x3E, 0x00, 0x00, 0x00, 0x40}, /* 0.25f, 2.0f */
+     {0},
+     {0},
+     {1, 0},
+     {4.5, 7, 9.5, 12, -1, -0.5, 0, 126.5}},
+    {"fbgemm-4bit-rowwise (PyTorch's embedding_bag_4bit_prepack rows): u8 [1, 8], D 8: bytes 0x10 0x32 0x54 "
+     "0xF7 (q 0 1 2 3 4 5 7 15, low nibble first), f16 scale 0.5, f16 bias -2; indices [0]: q * scale + bias",
+     {.layout = CLG_QUANT_FBGEMM_4BIT_ROWWISE, .data = {CLG_QUANT_U8, 2, {1, 8}}, .indices = {CLG_I64, 1, {1}}},
+     {0x10, 0x32, 0x54, 0xF7, 0x00, 0x38, 0x00, 0xC0}, /* f16 0.5 = 0x3800, -2 = 0xC000 */
+     {0},
+     {0},
+     {0},
+     {-2, -1.5, -1, -0.5, 0, 0.5, 1.5, 5.5}},
 };
 
 /* Input bytes of a case, each with its size from the descriptor. */

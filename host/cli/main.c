@@ -43,6 +43,8 @@ static const char usage_text[] =
     "LAYOUT: ort-block (com.microsoft.GatherBlockQuantized; --quantize-axis defaults to 1, as there)\n"
     "  ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K,\n"
     "  ggml-q5_K, ggml-q6_K, ggml-iq4_xs (data uint8 [rows, bytes per row]; no scales) ov-compressed (OpenVINO)\n"
+    "  fbgemm-8bit-rowwise, fbgemm-4bit-rowwise (PyTorch's prepacked EmbeddingBag rows: data uint8\n"
+    "  [rows, bytes per row], each row its values, then its scale and bias; no scales)\n"
     "  4-bit data and zero points are uint8 files of packed bytes (low nibble first) with their logical\n"
     "  shape in --data-shape / --zero-points-shape (default: the scales' shape), e.g. 4,32;\n"
     "  bf16 scales and outputs are uint16 files of their bits.\n"

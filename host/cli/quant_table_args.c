@@ -16,7 +16,8 @@ int cli_parse_layout(const char *command, const char *text, clg_quant_layout *ou
         return cli_fail(
             CLI_EXIT_USAGE,
             "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, "
-            "ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K, ggml-q5_K, ggml-q6_K, ggml-iq4_xs, ov-compressed)",
+            "ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K, ggml-q5_K, ggml-q6_K, ggml-iq4_xs, ov-compressed, "
+            "fbgemm-8bit-rowwise, fbgemm-4bit-rowwise)",
             command, text);
     return 0;
 }
@@ -76,7 +77,7 @@ int cli_read_quant_table(const char *command, clg_quant_layout layout, const cli
                          const cli_quant_table *t)
 {
     if (cli_layout_is_ggml(layout) && (o->scales || o->zero_points))
-        return cli_fail(CLI_EXIT_USAGE, "%s: %s blocks hold their own scales: no --scales, no --zero-points", command,
+        return cli_fail(CLI_EXIT_USAGE, "%s: %s rows hold their own scales: no --scales, no --zero-points", command,
                         clg_quant_layout_name(layout));
     if (!cli_layout_is_ggml(layout) && !o->scales)
         return cli_fail(CLI_EXIT_USAGE, "%s: --scales is required for layout %s", command,

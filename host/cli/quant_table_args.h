@@ -19,7 +19,7 @@ typedef struct cli_quant_table {
     clg_tensor_desc *scales_desc;
 } cli_quant_table;
 
-/* Whether a layout is one of ggml's (its blocks hold their scales). */
+/* Whether a layout's rows hold their own scales (ggml's blocks, FBGEMM's rows). */
 int cli_layout_is_ggml(clg_quant_layout layout);
 
 /* --layout's value as a layout, or a usage failure listing the layouts. */

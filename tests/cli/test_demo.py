@@ -18,7 +18,8 @@ for device in [None, "cpu"]:
         check(f"{preset} " in out and "PASS" in out, f"demo on {device} runs {preset}")
     check("driver" in out, "demo names the driver")
     for layout in ["ort-block", "ggml-q4_0", "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl",
-                   "ggml-q2_K", "ggml-q3_K", "ggml-q4_K", "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs", "ov-compressed"]:
+                   "ggml-q2_K", "ggml-q3_K", "ggml-q4_K", "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs", "ov-compressed",
+                   "fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise"]:
         check(f"{layout} " in out and "dequantizing gather: " + layout in out,
               f"demo on {device} shows a {layout} example")
     for example in ["EmbeddingBagOffsetsSum-3: example", "EmbeddingBagPackedSum-3: example",

@@ -195,6 +195,24 @@ for kind in ["q4_K", "q6_K", "iq4_xs"]:
     both_devices(args + ["--output-type", "f16"], f32[idx].astype(np.float16), f"ggml {kind} -> f16")
     both_devices(args + ["--output-type", "bf16"], bf16_bits(f32[idx]), f"ggml {kind} -> bf16")
 
+# ---- FBGEMM's fused rows (PyTorch's prepacked EmbeddingBag tables): values, then scale and bias in each row.
+# Scales and biases of few bits, so that q * scale + bias is exact in f32 (fused or not); D not a multiple
+# of 8 for both, so that both share one kernel build.
+def fbgemm_rows(eight, rows, d):
+    scale = (rng.integers(1, 64, size=rows) / 64.0).astype(np.float32)
+    bias = (rng.integers(-64, 64, size=rows) / 8.0).astype(np.float32)
+    q = rng.integers(0, 256 if eight else 16, size=(rows, d)).astype(np.uint8)
+    packed = q if eight else (q[:, 0::2] | (q[:, 1::2] << 4)).astype(np.uint8)
+    fields = np.stack([scale, bias], axis=1).astype("<f4" if eight else "<f2").view(np.uint8)
+    return np.concatenate([packed, fields], axis=1), q.astype(np.float32) * scale[:, None] + bias[:, None]
+
+
+for layout, eight, d in (("fbgemm-8bit-rowwise", True, 13), ("fbgemm-4bit-rowwise", False, 10)):
+    rows, f32 = fbgemm_rows(eight, 5, d)
+    idx = np.array([4, -5, 2, 4], np.int64)
+    both_devices(["--layout", layout, "--data", save("fbgemm.npy", rows), "--indices", save("i.npy", idx)],
+                 f32[idx], layout)
+
 # ---- OpenVINO's compressed embedding: u8 [6, 64] in 4 groups, zero points, zeros out of range; i4 per row
 q = rng.integers(0, 256, size=(6, 64))
 scales = (rng.standard_normal((6, 4)) * 0.01).astype(np.float32)
@@ -255,6 +273,11 @@ expect_status(["gather-quantized", "--layout", "ggml-q5_0", "--data", save("q5_s
 expect_status(["gather-quantized", "--layout", "ggml-q4_K", "--data", save("q4_K_short.npy", np.zeros((2, 144 + 18), np.uint8)),
                "--indices", path("i.npy"), "--out", out], 1, "a row of a super-block and a bit",
               "162 bytes is not a whole number of 144-byte ggml-q4_K blocks (256 values each)")
+expect_status(["gather-quantized", "--layout", "fbgemm-4bit-rowwise", "--data", save("fbgemm_short.npy", np.zeros((2, 4), np.uint8)),
+               "--indices", path("i.npy"), "--out", out], 1, "a 4-bit FBGEMM row of its scale and bias alone",
+              "data.shape[1] = 4 bytes cannot be a fbgemm-4bit-rowwise row: it needs at least 5")
+expect_status(["gather-quantized", "--layout", "fbgemm-8bit-rowwise", "--data", path("fbgemm.npy"), "--indices",
+               path("i.npy"), "--scales", path("s.npy"), "--out", out], 2, "FBGEMM rows with scales", "no --scales")
 refused_cases = [
     (["--block-size", "48"], "CLG_ERR_INVALID_BLOCK_SIZE"),
     (["--bits", "8"], "CLG_ERR_INVALID_BITS"),

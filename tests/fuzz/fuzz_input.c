@@ -195,11 +195,14 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d)
     /* layout bytes 0..249 choose among the first five values as they did when there were five (so the
      * corpus keeps its meaning), 250..253 the four 32-value ggml layouts appended next, 254 one past the
      * last layout; 255 reads one more byte: below 240 one of the six 256-value super-block layouts
-     * appended after them, else one far out */
+     * appended after them, 255 reads a third byte (its parity one of FBGEMM's two row layouts appended
+     * last), else one far out */
     const uint8_t layout = fuzz_u8(in);
     if (layout == 255) {
         const uint8_t super = fuzz_u8(in);
-        d->layout = super < 240 ? (clg_quant_layout)(CLG_QUANT_GGML_Q2_K + super % 6) : (clg_quant_layout)21;
+        d->layout = super < 240    ? (clg_quant_layout)(CLG_QUANT_GGML_Q2_K + super % 6)
+                    : super == 255 ? (clg_quant_layout)(CLG_QUANT_FBGEMM_8BIT_ROWWISE + fuzz_u8(in) % 2)
+                                   : (clg_quant_layout)21;
     } else {
         d->layout = layout < 250   ? (clg_quant_layout)(layout % 5)
                     : layout < 254 ? (clg_quant_layout)(CLG_QUANT_GGML_Q4_1 + (layout - 250))

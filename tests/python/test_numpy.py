@@ -307,6 +307,37 @@ def test_gather_quantized_ggml_super_blocks(ctx, layout, out_dtype):
     assert same_bits(out[0], expected.astype(out_dtype))
 
 
+def fbgemm_rows(layout, rng, rows, d):
+    """FBGEMM fused rows of d values: values, then the scale and bias (f32 for 8-bit, f16 for 4-bit),
+    chosen so that q * scale + bias is exact in f32 (scales and biases of few bits)."""
+    scale = rng.integers(1, 64, size=rows) / 64.0
+    bias = rng.integers(-64, 64, size=rows) / 8.0
+    if layout == "fbgemm-8bit-rowwise":
+        q = rng.integers(0, 256, size=(rows, d), dtype=np.uint8)
+        fields = np.stack([scale, bias], axis=1).astype("<f4").view(np.uint8)
+        packed = q
+    else:
+        q = rng.integers(0, 16, size=(rows, d), dtype=np.uint8)
+        fields = np.stack([scale, bias], axis=1).astype("<f2").view(np.uint8)
+        packed = q[:, 0::2] | (q[:, 1::2] << 4)
+    values = q.astype(np.float32) * scale[:, None].astype(np.float32) + bias[:, None].astype(np.float32)
+    return np.ascontiguousarray(np.concatenate([packed, fields], axis=1)), values
+
+
+@pytest.mark.parametrize("layout", ["fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise"])
+def test_gather_quantized_fbgemm_rows(ctx, layout):
+    rng = np.random.default_rng(43)
+    data, values = fbgemm_rows(layout, rng, 5, 12)
+    assert data.shape == (5, 20 if layout == "fbgemm-8bit-rowwise" else 10)
+    indices = np.array([4, -5, 2], dtype=np.int64)
+    out = clgather.gather_quantized(data, indices, layout=layout, ctx=ctx)
+    assert out.shape == (3, 12) and out.dtype == np.float32
+    assert same_bits(out, values[indices])
+    assert same_bits(out, clgather.reference.gather_quantized(data, indices, layout=layout))
+    with pytest.raises(clgather.ShapeError, match="cannot be a fbgemm"):
+        clgather.gather_quantized(data[:, :4], indices, layout=layout, ctx=ctx)
+
+
 @pytest.mark.parametrize("bits", [8, 4])
 def test_gather_quantized_ov_compressed(ctx, bits):
     rng = np.random.default_rng(31)

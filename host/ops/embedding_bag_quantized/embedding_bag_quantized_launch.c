@@ -19,7 +19,7 @@ clg_status clg_embedding_bag_quantized_borrow(clg_context *ctx, const void *prog
     char index_rules[160], options[320];
     /* 64-bit offsets always: one program whatever the sizes (the bag loops are not the costly part) */
     clg_index_rules_options(CLG_I64, 1, 0, index_rules, sizeof index_rules);
-    snprintf(options, sizeof options, "%s -DGGML_SUPER=%d%s", index_rules, clg_ggml_is_super(p->table.ggml),
+    snprintf(options, sizeof options, "%s%s%s", index_rules, clg_gather_quantized_family_option(&p->table),
              clg_embedding_bag_division_options(ctx, CLG_F32));
     return clg_borrow_kernel(ctx, &clg_kernel_embedding_bag_quantized, options, name, lease);
 }

@@ -39,11 +39,13 @@ int clg_gather_quantized_fast_form(const clg_gather_quantized_plan *p)
 }
 
 /* Whether every 8-value store of the fast form starts on a multiple of 8 values of a slab (and so, with
- * an output offset aligned to 32 bytes, on a multiple of the store's size): ggml blocks always; ORT
- * blocks when slabs, quantized lines and blocks are multiples of 8 values. */
+ * an output offset aligned to 32 bytes, on a multiple of the store's size): ggml blocks always; FBGEMM
+ * rows when D is a multiple of 8; ORT blocks when slabs, quantized lines and blocks are multiples of 8
+ * values. */
 static int fast_stores_aligned(const clg_gather_quantized_plan *p, uint64_t out_offset)
 {
     if (out_offset % 32 != 0) return 0;
+    if (clg_ggml_is_fbgemm(p->ggml)) return p->ggml_block_values % 8 == 0; /* rows of D values */
     if (p->ggml != CLG_GGML_NONE) return 1;
     return p->I % 8 == 0 && p->Qd % 8 == 0 && (p->bs % 8 == 0 || p->nb == 1);
 }
@@ -91,6 +93,16 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     return s;
 }
 
+/* The 256-value super-blocks are a program of their own (kernels_cl/dequant_ggml_k.h in place of
+ * dequant_ggml.h): neither family's code grows the other's program. FBGEMM's rows likewise
+ * (kernels_cl/dequant_fbgemm.h), one program for both formats. */
+const char *clg_gather_quantized_family_option(const clg_gather_quantized_plan *p)
+{
+    if (clg_ggml_is_super(p->ggml)) return " -DGGML_SUPER=1";
+    if (clg_ggml_is_fbgemm(p->ggml)) return " -DGGML_FBGEMM=1";
+    return "";
+}
+
 /* kernels_cl/dequant_values.h: SCALES_F32, SCALES_F16, SCALES_BF16; dequant.h: OUT_KIND */
 static int float_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 : 2; }
 
@@ -113,10 +125,8 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
      * stays an argument, and the value encodings its blocks do not read are left 0: one program for
      * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
-    /* The 256-value super-blocks are a program of their own (kernels_cl/dequant_ggml_k.h in place of
-     * dequant_ggml.h): neither family's code grows the other's program. */
-    if (clg_ggml_is_super(p->ggml) && n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, " -DGGML_SUPER=1");
+    if (n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "%s", clg_gather_quantized_family_option(p));
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
                  " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"

@@ -17,6 +17,10 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan, cl_co
  * axis, one scale a unit, each unit starting on a whole byte. */
 int clg_gather_quantized_fast_form(const clg_gather_quantized_plan *p);
 
+/* The build option that picks the plan's block family for kernels_cl/dequant_piece.h ("" for the
+ * 32-value ggml blocks and the layouts without blocks): every program that dequantizes adds it. */
+const char *clg_gather_quantized_family_option(const clg_gather_quantized_plan *p);
+
 /* The arguments of kernels_cl/dequant_kernel_interface.h's DEQUANT_KERNEL_PARAMETERS, the first
  * CLG_DEQUANT_KERNEL_ARGS of every kernel that dequantizes (the dequantizing gather's, EmbeddingBag's
  * over quantized tables): buffers are data, indices, scales, zero_points and the output. */

@@ -40,7 +40,27 @@ static const ggml_block_kind *ggml_kind(clg_quant_layout l)
     return NULL;
 }
 
-static int is_ggml(clg_quant_layout l) { return ggml_kind(l) != NULL; }
+/* FBGEMM's fused rowwise rows: the format, the bytes of a row's scale and bias, the bits of a value. */
+typedef struct fbgemm_row_kind {
+    clg_quant_layout layout;
+    clg_ggml_format format;
+    int trailer_bytes, value_bits;
+} fbgemm_row_kind;
+
+static const fbgemm_row_kind fbgemm_kinds[] = {
+    {CLG_QUANT_FBGEMM_8BIT_ROWWISE, CLG_GGML_FBGEMM_8BIT, 8, 8}, /* D bytes of q, f32 scale, f32 bias */
+    {CLG_QUANT_FBGEMM_4BIT_ROWWISE, CLG_GGML_FBGEMM_4BIT, 4, 4}, /* D / 2 bytes of nibbles, f16 scale, f16 bias */
+};
+
+static const fbgemm_row_kind *fbgemm_kind(clg_quant_layout l)
+{
+    for (size_t k = 0; k < sizeof fbgemm_kinds / sizeof fbgemm_kinds[0]; ++k)
+        if (fbgemm_kinds[k].layout == l) return &fbgemm_kinds[k];
+    return NULL;
+}
+
+/* Rows of blocks that hold their own scales: ggml's and FBGEMM's. */
+static int is_ggml(clg_quant_layout l) { return ggml_kind(l) != NULL || fbgemm_kind(l) != NULL; }
 
 size_t clg_ggml_block_bytes(clg_ggml_format format)
 {
@@ -72,7 +92,9 @@ static clg_status check_data_type(const clg_gather_quantized_desc *desc)
     }
     if (!ok)
         return clg_fail(CLG_ERR_INVALID_DTYPE, "data type %s: layout %s takes %s", clg_quant_type_name(t), name,
-                        desc->layout == CLG_QUANT_ORT_BLOCK ? "u4, i4 and u8" : "u8 rows of blocks");
+                        desc->layout == CLG_QUANT_ORT_BLOCK ? "u4, i4 and u8"
+                        : fbgemm_kind(desc->layout)         ? "u8 rows"
+                                                            : "u8 rows of blocks");
     return CLG_SUCCESS;
 }
 
@@ -102,6 +124,16 @@ static clg_status check_bits(const clg_gather_quantized_desc *desc, clg_quant_vi
         v->ggml = kind->format;
         return CLG_SUCCESS;
     }
+    const fbgemm_row_kind *row_kind = fbgemm_kind(desc->layout);
+    if (row_kind) {
+        if (bits != 0 && bits != row_kind->value_bits)
+            return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: %s values have %d bits", (int)bits,
+                            clg_quant_layout_name(desc->layout), row_kind->value_bits);
+        v->value_bits = row_kind->value_bits;
+        v->value_type = row_kind->value_bits == 8 ? CLG_QUANT_U8 : CLG_QUANT_U4;
+        v->ggml = row_kind->format;
+        return CLG_SUCCESS;
+    }
     const int width = quant_bits(t);
     if (bits != 0 && bits != width)
         return clg_fail(CLG_ERR_INVALID_BITS, "bits = %d: %s data has %d bits", (int)bits, clg_quant_type_name(t),
@@ -123,7 +155,7 @@ static clg_status check_scales_and_zero_points(const clg_gather_quantized_desc *
     if (is_ggml(desc->layout)) {
         if (!tensor_is_empty(&desc->scales))
             return clg_fail(CLG_ERR_INPUT_NOT_ALLOWED,
-                            "scales (type %s, rank %d) given: %s blocks hold their own scales; leave scales empty",
+                            "scales (type %s, rank %d) given: %s rows hold their own scales; leave scales empty",
                             clg_dtype_name(desc->scales.type), (int)desc->scales.rank, name);
         if (desc->zero_points.type != CLG_QUANT_TYPE_INVALID)
             return clg_fail(CLG_ERR_INPUT_NOT_ALLOWED, "zero_points (type %s) given: %s has no zero points",
@@ -196,7 +228,22 @@ static clg_status logical_shape(const clg_gather_quantized_desc *desc, clg_quant
     v->rank = r;
     memcpy(v->logical_shape, desc->data.shape, sizeof v->logical_shape);
     int64_t *last = &v->logical_shape[r - 1];
-    if (v->ggml) {
+    const fbgemm_row_kind *row_kind = fbgemm_kind(desc->layout);
+    if (row_kind) { /* the row is one block: its values, then the scale and bias */
+        const int64_t trailer = row_kind->trailer_bytes;
+        if (*last <= trailer)
+            return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
+                            "data.shape[%d] = %" PRId64 " bytes cannot be a %s row: it needs at least %" PRId64
+                            " (the %s scale and bias, then one value)",
+                            (int)r - 1, *last, clg_quant_layout_name(desc->layout), trailer + 1,
+                            trailer == 8 ? "f32" : "f16");
+        const int64_t value_bytes = *last - trailer;
+        if (row_kind->value_bits == 4 && value_bytes > INT64_MAX / 2)
+            return clg_fail(CLG_ERR_SIZE_OVERFLOW, "data.shape[%d] = %" PRId64 " bytes hold more than INT64_MAX values",
+                            (int)r - 1, *last);
+        v->block_size = (uint64_t)(row_kind->value_bits == 4 ? 2 * value_bytes : value_bytes);
+        *last = (int64_t)v->block_size;
+    } else if (v->ggml) {
         const ggml_block_kind *kind = ggml_kind(desc->layout);
         const int64_t block_bytes = kind->block_bytes, block_values = kind->block_values;
         if (*last % block_bytes != 0)
@@ -336,7 +383,9 @@ clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_q
             return clg_fail(CLG_ERR_INVALID_AXIS,
                             "gather_axis = %" PRId64 " is the last axis, the bytes of a %s row; gather along [%d, %d]",
                             desc->gather_axis, clg_quant_layout_name(desc->layout), -(int)v->rank, (int)v->rank - 2);
-        const int64_t block_values = ggml_kind(desc->layout)->block_values;
+        /* FBGEMM: the row's D, logical_shape's */
+        const int64_t block_values =
+            fbgemm_kind(desc->layout) ? (int64_t)v->block_size : ggml_kind(desc->layout)->block_values;
         if (desc->block_size != 0 && desc->block_size != block_values)
             return clg_fail(CLG_ERR_INVALID_BLOCK_SIZE,
                             "block_size = %" PRId64 ": %s blocks hold %" PRId64 " values (0: %" PRId64 ")",
@@ -344,7 +393,7 @@ clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_q
         v->quantize_axis = v->rank - 1;
         v->block_size = (uint64_t)block_values;
         v->zp_mode = CLG_ZP_CONSTANT;
-        v->zp_constant = v->ggml == CLG_GGML_Q4_0 ? 8 : 0;
+        v->zp_constant = v->ggml == CLG_GGML_Q4_0 ? 8 : 0; /* read by neither the kernels nor the reference */
         return CLG_SUCCESS;
     }
     return desc->layout == CLG_QUANT_ORT_BLOCK ? resolve_ort(desc, v) : resolve_ov(desc, v);

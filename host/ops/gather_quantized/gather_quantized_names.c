@@ -4,14 +4,23 @@
 #include <string.h>
 
 static const char *const layout_names[CLG_QUANT_LAYOUT_COUNT] = {
-    [CLG_QUANT_LAYOUT_INVALID] = "invalid",      [CLG_QUANT_ORT_BLOCK] = "ort-block",
-    [CLG_QUANT_GGML_Q4_0] = "ggml-q4_0",         [CLG_QUANT_GGML_Q8_0] = "ggml-q8_0",
-    [CLG_QUANT_OV_COMPRESSED] = "ov-compressed", [CLG_QUANT_GGML_Q4_1] = "ggml-q4_1",
-    [CLG_QUANT_GGML_Q5_0] = "ggml-q5_0",         [CLG_QUANT_GGML_Q5_1] = "ggml-q5_1",
-    [CLG_QUANT_GGML_IQ4_NL] = "ggml-iq4_nl",     [CLG_QUANT_GGML_Q2_K] = "ggml-q2_K",
-    [CLG_QUANT_GGML_Q3_K] = "ggml-q3_K",         [CLG_QUANT_GGML_Q4_K] = "ggml-q4_K",
-    [CLG_QUANT_GGML_Q5_K] = "ggml-q5_K",         [CLG_QUANT_GGML_Q6_K] = "ggml-q6_K",
+    [CLG_QUANT_LAYOUT_INVALID] = "invalid",
+    [CLG_QUANT_ORT_BLOCK] = "ort-block",
+    [CLG_QUANT_GGML_Q4_0] = "ggml-q4_0",
+    [CLG_QUANT_GGML_Q8_0] = "ggml-q8_0",
+    [CLG_QUANT_OV_COMPRESSED] = "ov-compressed",
+    [CLG_QUANT_GGML_Q4_1] = "ggml-q4_1",
+    [CLG_QUANT_GGML_Q5_0] = "ggml-q5_0",
+    [CLG_QUANT_GGML_Q5_1] = "ggml-q5_1",
+    [CLG_QUANT_GGML_IQ4_NL] = "ggml-iq4_nl",
+    [CLG_QUANT_GGML_Q2_K] = "ggml-q2_K",
+    [CLG_QUANT_GGML_Q3_K] = "ggml-q3_K",
+    [CLG_QUANT_GGML_Q4_K] = "ggml-q4_K",
+    [CLG_QUANT_GGML_Q5_K] = "ggml-q5_K",
+    [CLG_QUANT_GGML_Q6_K] = "ggml-q6_K",
     [CLG_QUANT_GGML_IQ4_XS] = "ggml-iq4_xs",
+    [CLG_QUANT_FBGEMM_8BIT_ROWWISE] = "fbgemm-8bit-rowwise",
+    [CLG_QUANT_FBGEMM_4BIT_ROWWISE] = "fbgemm-4bit-rowwise",
 };
 
 static const char *const type_names[CLG_QUANT_TYPE_COUNT] = {

@@ -107,7 +107,9 @@ clg_status clg_gather_quantized_plan_make(const clg_gather_quantized_desc *desc,
     p->value_type = v.value_type;
     p->value_bits = v.value_bits;
     p->ggml = v.ggml;
-    p->ggml_block_bytes = clg_ggml_block_bytes(v.ggml);
+    /* an FBGEMM row is one block, data's last extent in bytes */
+    p->ggml_block_bytes =
+        clg_ggml_is_fbgemm(v.ggml) ? (size_t)desc->data.shape[desc->data.rank - 1] : clg_ggml_block_bytes(v.ggml);
     p->ggml_block_values = v.ggml == CLG_GGML_NONE ? 0 : v.block_size;
     p->scale_type = v.scale_type;
     p->scale_size = v.has_scales ? clg_dtype_size(v.scale_type) : 0;

@@ -49,13 +49,23 @@ typedef enum clg_ggml_format {
     CLG_GGML_Q5_K,
     CLG_GGML_Q6_K,
     CLG_GGML_IQ4_XS,
+    /* FBGEMM's fused rowwise rows: a row is one block of D values (bs = D), its scale and bias after its
+     * values; their kernels are a program of their own (kernels_cl/dequant_fbgemm.h) */
+    CLG_GGML_FBGEMM_8BIT,
+    CLG_GGML_FBGEMM_4BIT,
 } clg_ggml_format;
 
 #define CLG_GGML_BLOCK_VALUES       32
 #define CLG_GGML_SUPER_BLOCK_VALUES 256
 
 /* Whether a format is one of the 256-value super-blocks, which have a program of their own. */
-static inline int clg_ggml_is_super(clg_ggml_format f) { return f >= CLG_GGML_Q2_K; }
+static inline int clg_ggml_is_super(clg_ggml_format f) { return f >= CLG_GGML_Q2_K && f <= CLG_GGML_IQ4_XS; }
+
+/* Whether a format is one of FBGEMM's rows, whose block is a whole row of the table's D values. */
+static inline int clg_ggml_is_fbgemm(clg_ggml_format f)
+{
+    return f == CLG_GGML_FBGEMM_8BIT || f == CLG_GGML_FBGEMM_4BIT;
+}
 
 typedef struct clg_gather_quantized_plan {
     clg_quant_layout layout;
@@ -63,8 +73,8 @@ typedef struct clg_gather_quantized_plan {
                                   u8 (unsigned) of value_bits 2 */
     int value_bits;            /* 2, 4 or 8 */
     clg_ggml_format ggml;
-    size_t ggml_block_bytes;    /* 18 to 210 */
-    uint64_t ggml_block_values; /* 32, or 256 for the super-blocks */
+    size_t ggml_block_bytes;    /* 18 to 210; FBGEMM: the row's bytes */
+    uint64_t ggml_block_values; /* 32, or 256 for the super-blocks; FBGEMM: the row's D */
     clg_dtype scale_type, out_type, index_type;
     size_t scale_size, out_size, index_size;
     clg_oob_policy policy;              /* resolved: ERROR, ZERO or CLAMP */

@@ -45,6 +45,8 @@ LAYOUTS = (
     "ggml-q5_K",
     "ggml-q6_K",
     "ggml-iq4_xs",
+    "fbgemm-8bit-rowwise",
+    "fbgemm-4bit-rowwise",
 )
 
 _GATHER = Call("gather", "clgather.gather")
@@ -280,7 +282,11 @@ def gather_quantized(
     quantize_axis (None: the last axis); zero_points optional, of data's type. "ggml-q4_0",
     "ggml-q4_1", "ggml-q5_0", "ggml-q5_1", "ggml-q8_0", "ggml-iq4_nl": uint8 rows of whole 32-value
     blocks as ggml stores them, no scales or zero points; "ggml-q2_K", "ggml-q3_K", "ggml-q4_K",
-    "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs" the same with 256-value super-blocks. "ov-compressed": uint8 / int8
+    "ggml-q5_K", "ggml-q6_K", "ggml-iq4_xs" the same with 256-value super-blocks.
+    "fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise": uint8 rows as FBGEMM (PyTorch's
+    embedding_bag_byte_prepack / embedding_bag_4bit_prepack) stores them, each row its values then its
+    scale and bias (f32 / f16): D = bytes - 8, or 2 * (bytes - 4) values a row; no scales or zero
+    points. "ov-compressed": uint8 / int8
     data (bits 8: one value a byte; bits 4: two, so the last axis holds twice its extent in values)
     or uint4 / int4 values, scales per group of the last axis. axis: the axis indices select along.
     The other arguments as for gather."""

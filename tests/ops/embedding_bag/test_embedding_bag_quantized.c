@@ -4,9 +4,9 @@
  * padding_idx, include_last_offset, f32 / f16 / bf16 output), each through the reference, the
  * synchronous and the enqueue call on both mappings (tensors inside guarded cl_mem) and a deferring
  * context, bit for bit against the CPU reference. CLGATHER_TEST_SCALE scales the random cases,
- * CLGATHER_TEST_SEED replays a seed. Two programs: one for the 32-value ggml blocks, ONNX Runtime's and
- * OpenVINO's layouts, one for ggml's super-blocks (each built on the suite's context and on the
- * deferring one). */
+ * CLGATHER_TEST_SEED replays a seed. Three programs: one for the 32-value ggml blocks, ONNX Runtime's and
+ * OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows (each built on the suite's
+ * context and on the deferring one). */
 #include "core/float_bits.h"
 #include "op_support.h"
 #include "testing/testing.h"
@@ -463,7 +463,7 @@ END_TEST
 
 static const clg_dtype float_types[] = {CLG_F32, CLG_F16, CLG_BF16};
 
-/* Every layout of the dequantizing gather, ggml's super-blocks last. */
+/* Every layout of the dequantizing gather, ggml's super-blocks and FBGEMM's rows last. */
 static const clg_quant_layout layouts[] = {
     CLG_QUANT_ORT_BLOCK, CLG_QUANT_OV_COMPRESSED, CLG_QUANT_GGML_Q4_0,   CLG_QUANT_GGML_Q8_0,  CLG_QUANT_GGML_Q4_1,
     CLG_QUANT_GGML_Q5_0, CLG_QUANT_GGML_Q5_1,     CLG_QUANT_GGML_IQ4_NL, CLG_QUANT_GGML_Q2_K,  CLG_QUANT_GGML_Q3_K,
@@ -512,6 +512,11 @@ static uint32_t pick_scale_bits(support_rng *rng)
 static void make_table(support_rng *rng, clg_quant_layout layout, clg_embedding_bag_quantized_desc *d, int64_t N)
 {
     d->layout = layout;
+    if (layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE || layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
+        const int64_t D = 1 + (int64_t)support_below(rng, 70);
+        set_quant(&d->data, CLG_QUANT_U8, 2, N, layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE ? D + 8 : (D + 1) / 2 + 4);
+        return;
+    }
     const size_t block_bytes = ggml_block_bytes(layout);
     if (block_bytes) {
         const int64_t blocks = 1 + (int64_t)support_below(rng, layout >= CLG_QUANT_GGML_Q2_K ? 2 : 3);
@@ -572,6 +577,22 @@ static void fill_table(support_rng *rng, qbag_case *c)
             const uint16_t h = st == CLG_F16 ? clg_f32_to_f16_bits(bits) : clg_f32_to_bf16_bits(bits);
             memcpy(c->scales + 2 * k, &h, 2);
         }
+    }
+    const clg_quant_layout layout = c->desc.layout;
+    if (layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE || layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
+        /* each row's scale and bias: f32 at bytes D and D + 4, or f16 at bytes D / 2 and D / 2 + 2 */
+        const size_t row = (size_t)c->desc.data.shape[1], eight = layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+        for (size_t r = 0; r + row <= c->data_bytes; r += row)
+            for (size_t f = 0; f < 2; ++f) {
+                const uint32_t bits = pick_scale_bits(rng);
+                if (eight) {
+                    memcpy(c->data + r + row - 8 + 4 * f, &bits, 4);
+                } else {
+                    const uint16_t h = clg_f32_to_f16_bits(bits);
+                    memcpy(c->data + r + row - 4 + 2 * f, &h, 2);
+                }
+            }
+        return;
     }
     const size_t block_bytes = ggml_block_bytes(c->desc.layout);
     size_t at[2];
@@ -707,7 +728,7 @@ START_TEST(wide_rows_many_bags)
                        "adjacent_local_size = 64\n");
     support_rng rng = {seed_value() ^ 0x51DEull};
     static const clg_quant_layout wide[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q6_K, CLG_QUANT_ORT_BLOCK,
-                                            CLG_QUANT_OV_COMPRESSED};
+                                            CLG_QUANT_OV_COMPRESSED, CLG_QUANT_FBGEMM_4BIT_ROWWISE};
     const int64_t N = 6, B = 40, L = 100;
     for (size_t l = 0; l < sizeof wide / sizeof wide[0]; ++l) {
         qbag_case c;
@@ -721,6 +742,8 @@ START_TEST(wide_rows_many_bags)
         } else if (wide[l] == CLG_QUANT_OV_COMPRESSED) {
             set_quant(&c.desc.data, CLG_QUANT_I8, 2, N, 4096);
             c.desc.scales = tensor(CLG_BF16, 2, N, 4);
+        } else if (wide[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 4096 / 2 + 4);
         } else {
             const int64_t blocks = wide[l] == CLG_QUANT_GGML_Q4_0 ? 128 : 16;
             set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, blocks * (int64_t)ggml_block_bytes(wide[l]));

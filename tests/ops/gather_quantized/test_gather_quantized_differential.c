@@ -202,6 +202,42 @@ static void make_ggml(support_rng *rng, clg_gather_quantized_desc *d, int allow_
     }
 }
 
+/* Random cases draw FBGEMM's rows only where fbgemm_only is set (random_fbgemm_rows), their output f32
+ * or fbgemm_narrow_output (bf16 on the runs mapping, f16 on the adjacent one). */
+static int fbgemm_only;
+static clg_dtype fbgemm_narrow_output;
+
+/* FBGEMM's output: f32, or the narrow type of the mapping, whose rows then hold no multiple of 8 values
+ * (aligned 8-value stores, a build of their own, are f32's alone): a program or two a mapping. */
+static void choose_fbgemm_output(support_rng *rng, clg_gather_quantized_desc *d)
+{
+    d->output_type = support_below(rng, 2) ? CLG_F32 : fbgemm_narrow_output;
+    int64_t *row_bytes = &d->data.shape[d->data.rank - 1];
+    const int eight = d->layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    const int64_t D = eight ? *row_bytes - 8 : 2 * (*row_bytes - 4);
+    if (d->output_type != CLG_F32 && D % 8 == 0) {
+        ++*row_bytes; /* D + 1, or D + 2 */
+        if (d->block_size) d->block_size = 0;
+    }
+}
+
+/* FBGEMM's rows: 8-bit rows of 1..40 values (9..48 bytes), 4-bit rows of 2..40 (5..24 bytes), rank 2
+ * or 3, any axis but the last; a slab of at most three rows, within 512 bytes, so that the runs mapping
+ * prefetches as many slabs ahead in every case (one build). */
+static void make_fbgemm(support_rng *rng, clg_gather_quantized_desc *d, int allow_zero)
+{
+    d->layout = support_below(rng, 2) ? CLG_QUANT_FBGEMM_8BIT_ROWWISE : CLG_QUANT_FBGEMM_4BIT_ROWWISE;
+    const int eight = d->layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    const int32_t r = 2 + (int32_t)support_below(rng, 2);
+    int64_t shape[CLG_MAX_RANK];
+    for (int32_t k = 0; k < r - 1; ++k) shape[k] = pick_dim(rng, allow_zero, 6);
+    if (r == 3) shape[1] = 1 + (int64_t)support_below(rng, 3);
+    shape[r - 1] = eight ? 9 + (int64_t)support_below(rng, 40) : 5 + (int64_t)support_below(rng, 20);
+    set_shape(&d->data, CLG_QUANT_U8, r, shape);
+    d->gather_axis = (int64_t)support_below(rng, (uint64_t)(r - 1));
+    if (support_below(rng, 4) == 0) d->block_size = eight ? shape[r - 1] - 8 : 2 * (shape[r - 1] - 4);
+}
+
 /* An f16 field of a super-block: as the 32-value blocks' (below), but infinities and NaNs an eighth of
  * the time each, so that every case meets the exact path. */
 static uint16_t pick_super_block_field(support_rng *rng)
@@ -222,7 +258,25 @@ static void fill_inputs(support_rng *rng, quant_case *c)
     const size_t scale_size = c->desc.scales.type ? clg_dtype_size(c->desc.scales.type) : 0;
     for (size_t k = 0; scale_size && k < c->scale_bytes / scale_size; ++k)
         quant_put_scale_bits(c, k, pick_scale_bits(rng));
-    const size_t block_bytes = ggml_block_bytes(c->desc.layout);
+    const clg_quant_layout layout = c->desc.layout;
+    if (layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE || layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
+        /* each row's scale and bias after its values: f32 ones as the scales above (subnormal,
+         * infinite, NaN, overflowing), f16 ones as the super-blocks' fields */
+        const int32_t r = c->desc.data.rank;
+        const size_t row = (size_t)c->desc.data.shape[r - 1];
+        for (size_t at = row; at <= c->data_bytes; at += row)
+            for (int f = 0; f < 2; ++f) {
+                if (layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE) {
+                    const uint32_t bits = pick_scale_bits(rng);
+                    memcpy(c->data + at - 8 + 4 * f, &bits, 4);
+                } else {
+                    const uint16_t h = pick_super_block_field(rng);
+                    memcpy(c->data + at - 4 + 2 * f, &h, 2);
+                }
+            }
+        return;
+    }
+    const size_t block_bytes = ggml_block_bytes(layout);
     if (block_bytes) {
         /* the f16 fields of each block (d, and m or dmin): mostly ordinary, of either sign, some random
          * bits (subnormal, infinite, NaN) */
@@ -245,8 +299,10 @@ static void make_case(support_rng *rng, random_case *rc, int number)
     memset(rc, 0, sizeof *rc);
     clg_gather_quantized_desc *d = &rc->c.desc;
     const int allow_zero = support_below(rng, 10) == 0;
-    const uint64_t which = super_blocks_only ? 2 : support_below(rng, 3);
-    if (which == 0) {
+    const uint64_t which = super_blocks_only ? 2 : fbgemm_only ? 3 : support_below(rng, 3);
+    if (which == 3) {
+        make_fbgemm(rng, d, allow_zero);
+    } else if (which == 0) {
         d->layout = CLG_QUANT_ORT_BLOCK;
         make_ort(rng, d, allow_zero);
     } else if (which == 1) {
@@ -260,7 +316,7 @@ static void make_case(support_rng *rng, random_case *rc, int number)
      * the index rules of every type) */
     /* the super-blocks' stream keeps to i64 indices and the error and zero policies: the index rules
      * are the 32-value blocks' (covered above), and each other choice would be builds of their own */
-    const clg_dtype it = super_blocks_only                  ? CLG_I64
+    const clg_dtype it = super_blocks_only || fbgemm_only   ? CLG_I64
                          : ov && support_below(rng, 8) == 0 ? any_index_types[support_below(rng, 8)]
                          : support_below(rng, 2)            ? CLG_I64
                                                             : CLG_I32;
@@ -270,8 +326,9 @@ static void make_case(support_rng *rng, random_case *rc, int number)
     support_shape(&d->indices, it, qr, ishape);
     static const clg_dtype outs[] = {CLG_DTYPE_INVALID, CLG_F32, CLG_F16, CLG_BF16};
     d->output_type = outs[support_below(rng, 4)];
-    d->oob_policy = super_blocks_only ? (support_below(rng, 2) ? CLG_OOB_ZERO : CLG_OOB_PRESET)
-                                      : (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
+    if (fbgemm_only) choose_fbgemm_output(rng, d);
+    d->oob_policy = super_blocks_only || fbgemm_only ? (support_below(rng, 2) ? CLG_OOB_ZERO : CLG_OOB_PRESET)
+                                                     : (clg_oob_policy)support_below(rng, CLG_OOB_COUNT);
     quant_case_alloc(&rc->c);
     fill_inputs(rng, &rc->c);
     int32_t rank;
@@ -688,6 +745,22 @@ END_TEST
 START_TEST(random_super_blocks_pieces) { run_random_super_blocks("adjacent", 7); }
 END_TEST
 
+/* FBGEMM's rows, a stream of their own (random values, scales and biases of every kind, shapes, axes,
+ * policies and outputs) on each mapping; i64 indices and the error and zero policies, as the
+ * super-blocks' (their program is one of its own). */
+static void run_random_fbgemm_rows(const char *mapping, uint64_t stream)
+{
+    fbgemm_only = 1;
+    fbgemm_narrow_output = strcmp(mapping, "runs") == 0 ? CLG_BF16 : CLG_F16;
+    run_random_cases(40, mapping, 0, stream);
+    fbgemm_only = 0;
+}
+
+START_TEST(random_fbgemm_rows_runs) { run_random_fbgemm_rows("runs", 8); }
+END_TEST
+START_TEST(random_fbgemm_rows_pieces) { run_random_fbgemm_rows("adjacent", 9); }
+END_TEST
+
 int main(void)
 {
     const char *env = getenv("CLGATHER_TEST_SEED");
@@ -697,11 +770,11 @@ int main(void)
     printf("test_gather_quantized_differential: seed 0x%" PRIx64 " (set CLGATHER_TEST_SEED to replay another), "
            "scale %.2f\n",
            seed, scale);
-    /* four test cases, so that CTest can run them side by side (CK_RUN_CASE: tests/CMakeLists.txt):
+    /* five test cases, so that CTest can run them side by side (CK_RUN_CASE: tests/CMakeLists.txt):
      * most of their time is kernel builds, each on one core */
     Suite *s = suite_create("gather_quantized_differential");
     TCase *random = tcase_create("random"), *sweeps = tcase_create("sweeps"), *lookups = tcase_create("lookups");
-    TCase *super_blocks = tcase_create("super_blocks");
+    TCase *super_blocks = tcase_create("super_blocks"), *fbgemm = tcase_create("fbgemm");
     tcase_add_test(random, random_runs_offsets32);
     tcase_add_test(random, random_pieces_offsets32);
     tcase_add_test(random, random_runs_offsets64);
@@ -715,8 +788,10 @@ int main(void)
     tcase_add_test(lookups, whole_slabs);
     tcase_add_test(super_blocks, random_super_blocks_runs);
     tcase_add_test(super_blocks, random_super_blocks_pieces);
-    TCase *const cases[] = {random, sweeps, lookups, super_blocks};
-    for (int i = 0; i < 4; ++i) {
+    tcase_add_test(fbgemm, random_fbgemm_rows_runs);
+    tcase_add_test(fbgemm, random_fbgemm_rows_pieces);
+    TCase *const cases[] = {random, sweeps, lookups, super_blocks, fbgemm};
+    for (int i = 0; i < 5; ++i) {
         tcase_set_timeout(cases[i], 1200);
         suite_add_tcase(s, cases[i]);
     }

@@ -747,6 +747,90 @@ START_TEST(empty_output_and_empty_axis)
 }
 END_TEST
 
+/* FBGEMM 8-bit rows, D = 11 (19 bytes a row: the f32 scale and bias at bytes 11 and 15, unaligned),
+ * i32 indices [3, 0, 1, 2], f32 output; value = fma(q, scale, bias), one rounding.
+ * Row 0: q 0..9 then 255, scale 1 + 2^-23 (0x3F800001), bias -255: q * scale - 255 is q - 255 for q
+ * <= 9 (q * 2^-23 is below half an ulp of |q - 255|), and exactly 255 * 2^-23 for q = 255, where the
+ * product rounded first (255 + 2^-15) would give 2^-15: the fused sum's one rounding.
+ * Row 1: scale +inf, bias 1, q alternating 0, 1: 0 * inf is the default NaN 0x7FC00000, 1 * inf + 1 = inf.
+ * Row 2: q 255, scale FLT_MAX (0x7F7FFFFF), bias -inf: the exact product is finite, so -inf (a rounded
+ * product would overflow to inf and inf - inf be NaN).
+ * Row 3: scale 0.5, bias a signalling NaN 0x7FA00001: the bias quieted, 0x7FE00001. */
+START_TEST(fbgemm_8bit_rows_fused_and_special_fields)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {4, 19}, is[] = {4};
+    c.desc.layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 2, ds);
+    support_shape(&c.desc.indices, CLG_I32, 1, is);
+    quant_case_alloc(&c);
+    const uint32_t fields[4][2] = {{0x3F800001u, f32_bits(-255.0f)},
+                                   {0x7F800000u, f32_bits(1.0f)},
+                                   {0x7F7FFFFFu, 0xFF800000u},
+                                   {f32_bits(0.5f), 0x7FA00001u}};
+    for (int r = 0; r < 4; ++r) {
+        unsigned char *row = c.data + 19 * r;
+        for (int j = 0; j < 11; ++j)
+            row[j] = r == 0 ? (unsigned char)(j < 10 ? j : 255) : r == 1 ? (unsigned char)(j % 2) : 255;
+        memcpy(row + 11, &fields[r][0], 4);
+        memcpy(row + 15, &fields[r][1], 4);
+    }
+    const int32_t idx[] = {3, 0, 1, 2};
+    memcpy(c.indices, idx, sizeof idx);
+    uint32_t want[44];
+    for (int j = 0; j < 11; ++j) {
+        want[j] = 0x7FE00001u;
+        want[11 + j] = j < 10 ? f32_bits((float)(j - 255)) : f32_bits(ldexpf(255.0f, -23));
+        want[22 + j] = j % 2 ? 0x7F800000u : 0x7FC00000u;
+        want[33 + j] = 0xFF800000u;
+    }
+    ck_assert_uint_ne(want[21], f32_bits(ldexpf(1.0f, -15))); /* not the product rounded first */
+    expect_bits(&c, want, 44);
+    quant_case_free(&c);
+}
+END_TEST
+
+/* FBGEMM 4-bit rows of data [2, 3, 7] gathered along axis 1 (indices [2, 0]), f16 output: 7 bytes a row
+ * are 3 bytes of nibbles (D = 6, value 2k the low nibble of byte k) and the f16 scale and bias at bytes
+ * 3 and 5. Row (m, a) holds bytes 0x10 + 0x22 * a, 0x32 + 0x22 * a, 0x54 + 0x22 * a: nibbles
+ * 2a, 2a + 1, ..., 2a + 5; scale by a 0.5, 2, -1 (f16 0x3800, 0x4000, 0xBC00), bias by m 0, -3 (0x0000,
+ * 0xC200): value q * scale + bias, e.g. (m 1, a 2): q 4..9 times -1 less 3 is -7..-12. */
+START_TEST(fbgemm_4bit_rows_middle_axis_f16_output)
+{
+    quant_case c = {0};
+    const int64_t ds[] = {2, 3, 7}, is[] = {2};
+    c.desc.layout = CLG_QUANT_FBGEMM_4BIT_ROWWISE;
+    set_qshape(&c.desc.data, CLG_QUANT_U8, 3, ds);
+    support_shape(&c.desc.indices, CLG_I64, 1, is);
+    c.desc.gather_axis = 1;
+    c.desc.output_type = CLG_F16;
+    quant_case_alloc(&c);
+    const uint16_t scales[3] = {0x3800, 0x4000, 0xBC00}, biases[2] = {0x0000, 0xC200};
+    const float scale_values[3] = {0.5f, 2.0f, -1.0f}, bias_values[2] = {0.0f, -3.0f};
+    for (int m = 0; m < 2; ++m)
+        for (int a = 0; a < 3; ++a) {
+            unsigned char *row = c.data + 7 * (3 * m + a);
+            row[0] = (unsigned char)(0x10 + 0x22 * a), row[1] = (unsigned char)(0x32 + 0x22 * a);
+            row[2] = (unsigned char)(0x54 + 0x22 * a);
+            memcpy(row + 3, &scales[a], 2);
+            memcpy(row + 5, &biases[m], 2);
+        }
+    const int64_t idx[] = {2, 0};
+    memcpy(c.indices, idx, sizeof idx);
+    uint32_t want[24];
+    for (int m = 0; m < 2; ++m)
+        for (int n = 0; n < 2; ++n)
+            for (int j = 0; j < 6; ++j) {
+                const int a = (int)idx[n];
+                want[(2 * m + n) * 6 + j] = f16_bits_of((float)(2 * a + j) * scale_values[a] + bias_values[m]);
+            }
+    ck_assert_uint_eq(want[12], f16_bits_of(-7.0f)); /* (m 1, a 2), q 4 */
+    ck_assert_uint_eq(want[17], f16_bits_of(-12.0f));
+    expect_bits(&c, want, 24);
+    quant_case_free(&c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gather_quantized_examples");
@@ -769,6 +853,8 @@ int main(void)
     tcase_add_test(tc, ggml_iq4_xs_row_bf16_output);
     tcase_add_test(tc, ggml_q2_K_row);
     tcase_add_test(tc, ggml_q3_K_row_f16_output);
+    tcase_add_test(tc, fbgemm_8bit_rows_fused_and_special_fields);
+    tcase_add_test(tc, fbgemm_4bit_rows_middle_axis_f16_output);
     tcase_add_test(tc, ov_u8_per_row_zero_points_out_of_range_zeros);
     tcase_add_test(tc, ov_u4_grouped_scalar_zero_point);
     tcase_add_test(tc, round_to_nearest_even_f16_and_bf16);

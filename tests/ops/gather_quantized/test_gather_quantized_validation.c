@@ -142,8 +142,8 @@ END_TEST
 START_TEST(invalid_layout)
 {
     clg_gather_quantized_desc d = valid_ort();
-    d.layout = (clg_quant_layout)15; /* one past ggml-iq4_xs, the last */
-    expect_rejected_everywhere(&d, CLG_ERR_INVALID_LAYOUT, "layout = 15");
+    d.layout = (clg_quant_layout)17; /* one past fbgemm-4bit-rowwise, the last */
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_LAYOUT, "layout = 17");
     d.layout = CLG_QUANT_LAYOUT_INVALID;
     expect_rejected_everywhere(&d, CLG_ERR_INVALID_LAYOUT, "layout = 0");
 }
@@ -185,7 +185,7 @@ START_TEST(ggml_takes_no_scales_or_zero_points)
 {
     clg_gather_quantized_desc d = valid_ggml();
     support_shape(&d.scales, CLG_F16, 2, (const int64_t[]){3, 2});
-    expect_rejected_everywhere(&d, CLG_ERR_INPUT_NOT_ALLOWED, "blocks hold their own scales");
+    expect_rejected_everywhere(&d, CLG_ERR_INPUT_NOT_ALLOWED, "rows hold their own scales");
     d = valid_ggml();
     d.zero_points.type = CLG_QUANT_U8;
     expect_rejected_everywhere(&d, CLG_ERR_INPUT_NOT_ALLOWED, "has no zero points");
@@ -259,6 +259,64 @@ START_TEST(ranks_and_dimensions)
     d = valid_ov();
     set_qshape(&d.zero_points, CLG_QUANT_U8, 2, (const int64_t[]){3, -2});
     expect_rejected_everywhere(&d, CLG_ERR_INVALID_DIMENSION, "zero_points.shape[1] = -2");
+}
+END_TEST
+
+/* FBGEMM's rows: D from the row's bytes (8-bit: bytes - 8; 4-bit: 2 * (bytes - 4)), at least one value
+ * a row; u8 data, no scales or zero points, bits 0 or the width, block_size 0 or D, not the last axis. */
+START_TEST(fbgemm_rows)
+{
+    clg_gather_quantized_desc d = valid_ggml();
+    d.layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    d.data.shape[1] = 13; /* D = 5 */
+    int32_t rank;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    clg_dtype out_type;
+    ck_assert_int_eq(clg_gather_quantized_output_shape(&d, &rank, shape, &out_type), CLG_SUCCESS);
+    ck_assert_int_eq(rank, 2);
+    ck_assert_int_eq(shape[1], 5);
+    ck_assert_int_eq(out_type, CLG_F32);
+    uint64_t data_bytes, out_bytes;
+    ck_assert_int_eq(clg_gather_quantized_sizes(&d, &data_bytes, NULL, NULL, NULL, &out_bytes), CLG_SUCCESS);
+    ck_assert_uint_eq(data_bytes, 3 * 13);
+    ck_assert_uint_eq(out_bytes, 2 * 5 * 4);
+    d.data.shape[1] = 8;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE,
+                               "data.shape[1] = 8 bytes cannot be a fbgemm-8bit-rowwise row: it needs at least 9 "
+                               "(the f32 scale and bias, then one value)");
+    d.data.shape[1] = 0;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE, "0 bytes cannot be a fbgemm-8bit-rowwise row");
+    d.layout = CLG_QUANT_FBGEMM_4BIT_ROWWISE;
+    d.data.shape[1] = 4;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE,
+                               "4 bytes cannot be a fbgemm-4bit-rowwise row: it needs at least 5 (the f16 scale");
+    d.data.shape[1] = 7; /* D = 6 */
+    ck_assert_int_eq(clg_gather_quantized_output_shape(&d, &rank, shape, NULL), CLG_SUCCESS);
+    ck_assert_int_eq(shape[1], 6);
+    d.block_size = 6;
+    ck_assert_int_eq(clg_gather_quantized_output_shape(&d, &rank, shape, NULL), CLG_SUCCESS);
+    d.block_size = 7;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BLOCK_SIZE, "fbgemm-4bit-rowwise blocks hold 6 values (0: 6)");
+    d.block_size = 0;
+    d.bits = 8;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_BITS, "bits = 8: fbgemm-4bit-rowwise values have 4 bits");
+    d.bits = 4;
+    ck_assert_int_eq(clg_gather_quantized_output_shape(&d, &rank, shape, NULL), CLG_SUCCESS);
+    d.bits = 0;
+    d.gather_axis = 1;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_AXIS, "the last axis, the bytes of a fbgemm-4bit-rowwise row");
+    d.gather_axis = 0;
+    d.data.type = CLG_QUANT_I8;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_DTYPE, "data type i8: layout fbgemm-4bit-rowwise takes u8 rows");
+    d.data.type = CLG_QUANT_U8;
+    support_shape(&d.scales, CLG_F32, 2, (const int64_t[]){3, 1});
+    expect_rejected_everywhere(&d, CLG_ERR_INPUT_NOT_ALLOWED, "fbgemm-4bit-rowwise rows hold their own scales");
+    memset(&d.scales, 0, sizeof d.scales);
+    d.zero_points.type = CLG_QUANT_U8;
+    expect_rejected_everywhere(&d, CLG_ERR_INPUT_NOT_ALLOWED, "fbgemm-4bit-rowwise has no zero points");
+    d.zero_points.type = CLG_QUANT_TYPE_INVALID;
+    d.data.rank = 1;
+    expect_rejected_everywhere(&d, CLG_ERR_INVALID_RANK, "data rank 1 is outside [2, 8]");
 }
 END_TEST
 
@@ -518,6 +576,7 @@ int main(void)
     tcase_add_test(tc, host_buffers_in_argument_order);
     tcase_add_test(tc, enqueue_offsets_alignment_and_context);
     tcase_add_test(tc, reference_context_runs_the_reference);
+    tcase_add_test(tc, fbgemm_rows);
     suite_add_tcase(s, tc);
     return support_run_suite(s);
 }

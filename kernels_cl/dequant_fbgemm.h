@@ -1,0 +1,122 @@
+/* FBGEMM's fused rowwise rows (PyTorch's quantized EmbeddingBag tables) in the dequantizing gather's
+ * kernels: a row of D values is one block of the walk (dequant_units.h, bs = D), its scale and bias
+ * after its values.
+ *   8-bit: D bytes of q, an f32 scale, an f32 bias; value = fma(q, scale, bias), one rounding, as
+ *          FBGEMM's vector code and PyTorch compute it.
+ *   4-bit: D / 2 bytes of two nibbles (value 2k the low nibble of byte k), an f16 scale, an f16 bias;
+ *          value = q * scale + bias. The product of a 4-bit q and an f16 scale is exact in f32, so
+ *          fused or not the sum rounds once; every product and sum is a multiple of 2^-24, never an
+ *          f32 subnormal (ggml q4_1's arithmetic).
+ * The fields may lie at any byte: they are read a byte at a time. A non-finite scale or bias takes the
+ * exact rules of the host reference (fused_bits in host/ops/gather_quantized/gather_quantized_reference.c).
+ * An 8-bit row's f32 fields and fused results may be f32 subnormals, exact where the device keeps
+ * them (every CPU runtime; docs/semantics.md says so).
+ *
+ * The family has a program of its own (the host's -DGGML_FBGEMM=1 puts this header in place of
+ * dequant_ggml.h): both formats share it, the format a kernel argument (dequant_params.ggml), the
+ * row's D too (dequant_params.bs). Build options: those of dequant.h. */
+#ifndef CLG_DEQUANT_FBGEMM_H
+#define CLG_DEQUANT_FBGEMM_H
+
+#include "dequant_values.h"
+
+/* The formats, numbered as the host's clg_ggml_format. */
+#define GGML_FBGEMM_8BIT 13
+#define GGML_FBGEMM_4BIT 14
+
+HOT_INLINE offset_t fbgemm_row_bytes(int format, offset_t D) { return format == GGML_FBGEMM_8BIT ? D + 8 : D / 2 + 4; }
+
+/* Where a row's scale is; the bias follows it. */
+HOT_INLINE offset_t fbgemm_fields_at(int format, offset_t D) { return format == GGML_FBGEMM_8BIT ? D : D / 2; }
+
+HOT_INLINE uint fbgemm_u32_at(__global const uchar *at)
+{
+    return (uint)at[0] | ((uint)at[1] << 8) | ((uint)at[2] << 16) | ((uint)at[3] << 24);
+}
+
+/* A row's scale and bias as f32 bits. */
+HOT_INLINE void fbgemm_fields(int format, __global const uchar *row, offset_t D, uint *scale, uint *bias)
+{
+    __global const uchar *at = row + fbgemm_fields_at(format, D);
+    if (format == GGML_FBGEMM_8BIT) {
+        *scale = fbgemm_u32_at(at);
+        *bias = fbgemm_u32_at(at + 4);
+    } else {
+        *scale = f16_to_f32_bits((uint)at[0] | ((uint)at[1] << 8));
+        *bias = f16_to_f32_bits((uint)at[2] | ((uint)at[3] << 8));
+    }
+}
+
+/* The integer q of value k of a row. */
+HOT_INLINE int fbgemm_q(int format, __global const uchar *row, offset_t k)
+{
+    return format == GGML_FBGEMM_8BIT ? (int)row[k] : (row[k >> 1] >> ((k & 1) * 4)) & 0xF;
+}
+
+/* The q of values k .. k + 7 (k even) as floats (exact: small integers). */
+HOT_INLINE float8 fbgemm_q8(int format, __global const uchar *row, offset_t k)
+{
+    if (format == GGML_FBGEMM_8BIT) return convert_float8(vload8(0, row + k));
+    const uchar4 packed = vload4(0, row + (k >> 1));
+    return convert_float8(shuffle2(packed & (uchar4)(15), packed >> (uchar4)(4), (uchar8)(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+
+/* Eight values of finite fields: fused for 8-bit rows, the exact product then the sum for 4-bit ones. */
+HOT_INLINE float8 fbgemm_scaled8(int format, float8 q, float scale, float bias)
+{
+    if (format == GGML_FBGEMM_8BIT) return fma(q, (float8)(scale), (float8)(bias));
+    return q * scale + bias; /* contraction is off (dequant.h): two operations, the product exact */
+}
+
+/* f32 bits of one value, any fields: the host reference's fused_bits (8-bit) and q4_1's rules (4-bit). */
+inline uint fbgemm_value_exact(int format, int q, uint scale, uint bias)
+{
+    if (format == GGML_FBGEMM_4BIT) return sum_exact(product_bits(q, scale), bias);
+    if ((scale & 0x7F800000u) == 0x7F800000u) return sum_exact(product_in_integers(q, scale), bias);
+    if ((bias & 0x7F800000u) == 0x7F800000u) return (bias & 0x7FFFFFu) ? bias | 0x400000u : bias;
+    return as_uint(fma((float)q, as_float(scale), as_float(bias)));
+}
+
+/* Values k0 .. k0 + count - 1 of the row at `row` (D values) into out[k0 ..]. Finite fields: eight a
+ * step (a fused result that overflows is an infinity, which the plain stores narrow right), the rest
+ * one by one. */
+HOT_INLINE void dequant_fbgemm_piece(int format, __global const uchar *row, offset_t D, __global out_bits_t *out,
+                                     offset_t k0, offset_t count)
+{
+    uint scale, bias;
+    fbgemm_fields(format, row, D, &scale, &bias);
+    offset_t k = k0;
+    const offset_t end = k0 + count;
+    const int finite = (scale & 0x7F800000u) != 0x7F800000u && (bias & 0x7F800000u) != 0x7F800000u;
+    if (finite && (format == GGML_FBGEMM_8BIT || (k0 & 1) == 0)) {
+        const float s = as_float(scale), b = as_float(bias);
+        for (; end - k >= 8; k += 8) store_plain8(fbgemm_scaled8(format, fbgemm_q8(format, row, k), s, b), out + k);
+    }
+    for (; k < end; ++k) out[k] = to_output_exact(fbgemm_value_exact(format, fbgemm_q(format, row, k), scale, bias));
+}
+
+/* `count` consecutive rows from row `first` of data into out; a constant format where inlined. */
+HOT_INLINE void dequant_fbgemm_rows(int format, offset_t D, offset_t first, offset_t count, __global const uchar *data,
+                                    __global out_bits_t *out)
+{
+    const offset_t row_bytes = fbgemm_row_bytes(format, D);
+    __global const uchar *row = data + first * row_bytes;
+    for (offset_t u = 0; u < count; ++u, row += row_bytes, out += D) dequant_fbgemm_piece(format, row, D, out, 0, D);
+}
+
+HOT_INLINE void dequant_fbgemm_run(int format, offset_t D, offset_t first, offset_t count, __global const uchar *data,
+                                   __global out_bits_t *out)
+{
+    if (format == GGML_FBGEMM_8BIT)
+        dequant_fbgemm_rows(GGML_FBGEMM_8BIT, D, first, count, data, out);
+    else
+        dequant_fbgemm_rows(GGML_FBGEMM_4BIT, D, first, count, data, out);
+}
+
+/* The walk's block interface (dequant_piece.h): a block is a row of D = bs values. */
+#define GGML_UNIT_VALUES(q)                       ((q)->bs)
+#define GGML_UNIT_BYTES(q)                        fbgemm_row_bytes((q)->ggml, (q)->bs)
+#define GGML_UNIT_PIECE(q, block, out, k0, count) dequant_fbgemm_piece((q)->ggml, block, (q)->bs, out, k0, count)
+#define GGML_UNIT_RUN(q, first, count, data, out) dequant_fbgemm_run((q)->ggml, (q)->bs, first, count, data, out)
+
+#endif /* CLG_DEQUANT_FBGEMM_H */
