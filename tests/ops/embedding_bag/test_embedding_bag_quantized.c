@@ -719,9 +719,9 @@ START_TEST(random_cases)
 }
 END_TEST
 
-/* Rows of 4096 values (512 pieces of 8: more than a work-group's width) and more bags than the work-items
- * the tuning below gives either mapping, so that both walk a row's pieces past their first group and the
- * bags with a stride; a layout of each family. */
+/* Rows of 1024 values (128 pieces of 8: more than the work-group's width of 64 the tuning below sets) and
+ * more bags than the work-items it gives either mapping, so that both walk a row's pieces past their first
+ * group and the bags with a stride; a layout of each family. The indices scale with CLGATHER_TEST_SCALE. */
 START_TEST(wide_rows_many_bags)
 {
     support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
@@ -729,23 +729,23 @@ START_TEST(wide_rows_many_bags)
     support_rng rng = {seed_value() ^ 0x51DEull};
     static const clg_quant_layout wide[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q6_K, CLG_QUANT_ORT_BLOCK,
                                             CLG_QUANT_OV_COMPRESSED, CLG_QUANT_FBGEMM_4BIT_ROWWISE};
-    const int64_t N = 6, B = 40, L = 100;
+    const int64_t N = 6, B = 40, L = support_scaled(100), D = 1024;
     for (size_t l = 0; l < sizeof wide / sizeof wide[0]; ++l) {
         qbag_case c;
         memset(&c, 0, sizeof c);
         c.desc.layout = wide[l];
         if (wide[l] == CLG_QUANT_ORT_BLOCK) {
-            set_quant(&c.desc.data, CLG_QUANT_I4, 2, N, 4096);
-            c.desc.scales = tensor(CLG_F16, 2, N, 4096 / 32);
-            set_quant(&c.desc.zero_points, CLG_QUANT_I4, 2, N, 4096 / 32);
+            set_quant(&c.desc.data, CLG_QUANT_I4, 2, N, D);
+            c.desc.scales = tensor(CLG_F16, 2, N, D / 32);
+            set_quant(&c.desc.zero_points, CLG_QUANT_I4, 2, N, D / 32);
             c.desc.block_size = 32;
         } else if (wide[l] == CLG_QUANT_OV_COMPRESSED) {
-            set_quant(&c.desc.data, CLG_QUANT_I8, 2, N, 4096);
+            set_quant(&c.desc.data, CLG_QUANT_I8, 2, N, D);
             c.desc.scales = tensor(CLG_BF16, 2, N, 4);
         } else if (wide[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 4096 / 2 + 4);
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D / 2 + 4);
         } else {
-            const int64_t blocks = wide[l] == CLG_QUANT_GGML_Q4_0 ? 128 : 16;
+            const int64_t blocks = D / (wide[l] == CLG_QUANT_GGML_Q4_0 ? 32 : 256);
             set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, blocks * (int64_t)ggml_block_bytes(wide[l]));
         }
         c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
