@@ -1019,6 +1019,75 @@ CLG_API clg_status clg_embedding_bag_tables_reference(const clg_embedding_bag_ta
                                                       const void *offsets, size_t offsets_bytes, const void *weights,
                                                       size_t weights_bytes, void *output, size_t output_bytes);
 
+/* ------------------------------------------------------------------------------------------------ */
+/* EmbeddingBag over a quantized table                                                              */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** An EmbeddingBag over a quantized table (docs/semantics.md, "EmbeddingBag", quantized tables): each
+ *  value of a gathered row dequantized to f32 exactly as clg_gather_quantized computes it (gather axis
+ *  0, f32 output), then reduced as clg_embedding_bag_desc describes, in f32, and rounded once to
+ *  output_type. The table's rows are its first axis: N = its logical shape[0], a row its other values
+ *  (ggml rows unpacked to 32 or 256 values a block). Zero-initialise it, then fill in. The bag part
+ *  keeps every rule of clg_embedding_bag_desc (presets, forms, modes, checks, default_index, padding_idx,
+ *  include_last_offset), except that bag.table is left absent (type 0; the table is described by the
+ *  fields below) and per_sample_weights, where given, are f32. The default_index row of an empty bag is
+ *  dequantized like any other. The table part is clg_gather_quantized_desc's, for the same layouts
+ *  (ONNX Runtime's blocks need quantize axis the last axis, which is implied). */
+typedef struct clg_embedding_bag_quantized_desc {
+    /** preset, form, mode, indices, offsets or segment ids, weights (f32), num_segments, include_last_offset,
+     *  default_index, padding_idx; table absent (type 0) */
+    clg_embedding_bag_desc bag;
+    clg_quant_layout layout;           /**< how data, scales and zero points are laid out */
+    clg_quant_tensor_desc data;        /**< the quantized table [N, ...] as clg_gather_quantized_desc's data */
+    clg_tensor_desc scales;            /**< as clg_gather_quantized_desc's; empty for ggml */
+    clg_quant_tensor_desc zero_points; /**< optional (type 0: absent), as clg_gather_quantized_desc's */
+    int32_t bits;                      /**< as clg_gather_quantized_desc's bits */
+    int64_t block_size;                /**< as clg_gather_quantized_desc's block_size */
+    /** f32, f16 or bf16; 0 (CLG_DTYPE_INVALID) means f32 */
+    clg_dtype output_type;
+} clg_embedding_bag_quantized_desc;
+
+/** Validate a descriptor and give the output shape ([B] followed by the table's logical shape[1:]);
+ *  out_shape must hold CLG_MAX_OUTPUT_RANK entries; out_type (may be NULL) the output's type. */
+CLG_API clg_status clg_embedding_bag_quantized_output_shape(const clg_embedding_bag_quantized_desc *desc,
+                                                            int32_t *out_rank, int64_t out_shape[CLG_MAX_OUTPUT_RANK],
+                                                            clg_dtype *out_type);
+
+/** Validate a descriptor and give the byte size of each input and of the output (an absent input: 0).
+ *  bags_bytes is the size of the offsets or the segment ids. Any pointer may be NULL. */
+CLG_API clg_status clg_embedding_bag_quantized_sizes(const clg_embedding_bag_quantized_desc *desc, uint64_t *data_bytes,
+                                                     uint64_t *scales_bytes, uint64_t *zero_points_bytes,
+                                                     uint64_t *indices_bytes, uint64_t *bags_bytes,
+                                                     uint64_t *weights_bytes, uint64_t *output_bytes);
+
+/** Enqueue an EmbeddingBag over a quantized table, as clg_embedding_bag_enqueue does (the bag structure
+ *  and the indices checked on the device before the reduction; CLG_CONTEXT_DEFER_ERRORS gates it
+ *  instead; verify mode waits and compares). Absent inputs take NULL. Byte offsets: data and
+ *  zero_points any; scales, indices, bags, weights and output a multiple of their element size
+ *  (CLG_ERR_MISALIGNED_OFFSET). */
+CLG_API clg_status clg_embedding_bag_quantized_enqueue(
+    clg_context *ctx, const clg_embedding_bag_quantized_desc *desc, cl_command_queue queue, cl_mem data,
+    size_t data_offset, cl_mem scales, size_t scales_offset, cl_mem zero_points, size_t zero_points_offset,
+    cl_mem indices, size_t indices_offset, cl_mem bags, size_t bags_offset, cl_mem weights, size_t weights_offset,
+    cl_mem output, size_t output_offset, cl_uint num_events, const cl_event *wait_list, cl_event *out_event);
+
+/** Synchronous EmbeddingBag over a quantized table in host memory (the CPU reference on a CPU-reference
+ *  context). An absent input takes NULL and 0 bytes; the output is written only on success. */
+CLG_API clg_status clg_embedding_bag_quantized(clg_context *ctx, const clg_embedding_bag_quantized_desc *desc,
+                                               const void *data, size_t data_bytes, const void *scales,
+                                               size_t scales_bytes, const void *zero_points, size_t zero_points_bytes,
+                                               const void *indices, size_t indices_bytes, const void *bags,
+                                               size_t bags_bytes, const void *weights, size_t weights_bytes,
+                                               void *output, size_t output_bytes);
+
+/** The CPU reference for EmbeddingBag over a quantized table: plain C over host memory, no OpenCL. */
+CLG_API clg_status clg_embedding_bag_quantized_reference(const clg_embedding_bag_quantized_desc *desc, const void *data,
+                                                         size_t data_bytes, const void *scales, size_t scales_bytes,
+                                                         const void *zero_points, size_t zero_points_bytes,
+                                                         const void *indices, size_t indices_bytes, const void *bags,
+                                                         size_t bags_bytes, const void *weights, size_t weights_bytes,
+                                                         void *output, size_t output_bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -103,12 +103,9 @@ inline uint product_bits(int d, uint s)
     return scale_is_plain(s) ? as_uint((float)d * as_float(s)) : product_in_integers(d, s);
 }
 
-/* f32 bits to the output's bits, any f32 (subnormals and NaN included). */
-inline out_bits_t to_output_exact(uint x)
+/* f32 bits to f16 bits, rounded to nearest even, any f32 (subnormals and NaN included). */
+inline ushort f32_bits_to_f16_bits(uint x)
 {
-#if OUT_KIND == 0
-    return x;
-#elif OUT_KIND == 1
     const uint sign = (x >> 16) & 0x8000u, magnitude = x & 0x7FFFFFFFu, exponent = magnitude >> 23;
     uint h;
     if (exponent == 0xFFu)
@@ -120,9 +117,24 @@ inline out_bits_t to_output_exact(uint x)
     else
         h = shift_right_rne((magnitude & 0x7FFFFFu) | 0x800000u, 126u - exponent);
     return (ushort)(sign | h);
-#else
+}
+
+/* f32 bits to bf16 bits, rounded to nearest even; a NaN stays a (quiet) NaN. */
+inline ushort f32_bits_to_bf16_bits(uint x)
+{
     if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu)) return (ushort)((x >> 16) | 0x40u);
     return (ushort)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
+
+/* f32 bits to the output's bits, any f32 (subnormals and NaN included). */
+inline out_bits_t to_output_exact(uint x)
+{
+#if OUT_KIND == 0
+    return x;
+#elif OUT_KIND == 1
+    return f32_bits_to_f16_bits(x);
+#else
+    return f32_bits_to_bf16_bits(x);
 #endif
 }
 

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "gguf.h"
 #include "npy.h"
+#include "quant_table_args.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,61 +40,6 @@ enum { INPUT_DATA, INPUT_INDICES, INPUT_SCALES, INPUT_ZERO_POINTS, INPUT_COUNT }
 
 static const char *const command = "gather-quantized";
 
-static int is_4bit(clg_quant_type t) { return t == CLG_QUANT_U4 || t == CLG_QUANT_I4; }
-
-static int is_ggml(clg_quant_layout l) { return l != CLG_QUANT_ORT_BLOCK && l != CLG_QUANT_OV_COMPRESSED; }
-
-/* The quantized type of a file's elements: uint8 or int8, or (4-bit) uint8 bytes of packed nibbles. */
-static int quant_type_of(const char *what, const char *path, const cli_tensor *t, const char *type_flag,
-                         clg_quant_type *out)
-{
-    if (type_flag) {
-        *out = clg_quant_type_from_name(type_flag);
-        if (*out == CLG_QUANT_TYPE_INVALID)
-            return cli_fail(CLI_EXIT_USAGE, "%s: --data-type must be u4, i4, u8 or i8, not '%s'", command, type_flag);
-    } else {
-        *out = t->type == CLG_I8 ? CLG_QUANT_I8 : CLG_QUANT_U8;
-    }
-    const clg_dtype want = *out == CLG_QUANT_I8 ? CLG_I8 : CLG_U8;
-    if (t->type != want)
-        return cli_fail(CLI_EXIT_REFUSED, "%s '%s' holds %s; %s %s data is stored as %s", what, path,
-                        clg_dtype_name(t->type), command, clg_quant_type_name(*out), clg_dtype_name(want));
-    return 0;
-}
-
-/* A quantized tensor's description: its own shape, or for 4-bit data the logical shape given as text
- * (default: fallback_shape) while the file holds the packed bytes. */
-static int quant_desc(const char *name, const char *shape_text, const cli_tensor *t, clg_quant_type type,
-                      const clg_tensor_desc *fallback_shape, clg_quant_tensor_desc *out)
-{
-    memset(out, 0, sizeof *out);
-    out->type = type;
-    if (!is_4bit(type)) {
-        if (shape_text)
-            return cli_fail(CLI_EXIT_USAGE, "%s: --%s is for 4-bit data only; the file's shape is used", command, name);
-        out->rank = t->rank;
-        memcpy(out->shape, t->shape, sizeof(int64_t) * (size_t)t->rank);
-        return 0;
-    }
-    if (shape_text) return cli_parse_shape(command, name, shape_text, &out->rank, out->shape);
-    if (!fallback_shape)
-        return cli_fail(CLI_EXIT_USAGE, "%s: --%s is required for %s data (the file holds packed bytes)", command, name,
-                        clg_quant_type_name(type));
-    out->rank = fallback_shape->rank;
-    memcpy(out->shape, fallback_shape->shape, sizeof out->shape);
-    return 0;
-}
-
-static int parse_output_type(const char *text, clg_dtype *out)
-{
-    *out = CLG_DTYPE_INVALID;
-    if (!text) return 0;
-    *out = clg_dtype_from_name(text);
-    if (*out != CLG_F32 && *out != CLG_F16 && *out != CLG_BF16)
-        return cli_fail(CLI_EXIT_USAGE, "%s: --output-type must be f32, f16 or bf16, not '%s'", command, text);
-    return 0;
-}
-
 /* Check that a file holds exactly the bytes the descriptor calls for. */
 static int check_bytes(const char *what, const char *path, const cli_tensor *t, uint64_t want)
 {
@@ -106,69 +52,28 @@ static int check_bytes(const char *what, const char *path, const cli_tensor *t, 
 static int build_desc(cli_option *o, cli_tensor in[INPUT_COUNT], clg_gather_quantized_desc *desc)
 {
     memset(desc, 0, sizeof *desc);
-    desc->layout = clg_quant_layout_from_name(o[OPT_LAYOUT].value);
-    if (desc->layout == CLG_QUANT_LAYOUT_INVALID)
-        return cli_fail(
-            CLI_EXIT_USAGE,
-            "%s: unknown --layout '%s' (ort-block, ggml-q4_0, ggml-q4_1, ggml-q5_0, ggml-q5_1, ggml-q8_0, "
-            "ggml-iq4_nl, ggml-q2_K, ggml-q3_K, ggml-q4_K, ggml-q5_K, ggml-q6_K, ggml-iq4_xs, ov-compressed, "
-            "fbgemm-8bit-rowwise, fbgemm-4bit-rowwise)",
-            command, o[OPT_LAYOUT].value);
+    if (cli_parse_layout(command, o[OPT_LAYOUT].value, &desc->layout) != 0) return CLI_EXIT_USAGE;
     int64_t bits = 0, quantize_axis = 1;
     if (cli_parse_int64_option(command, "bits", o[OPT_BITS].value, &bits) != 0 ||
         cli_parse_int64_option(command, "block-size", o[OPT_BLOCK_SIZE].value, &desc->block_size) != 0 ||
         cli_parse_int64_option(command, "gather-axis", o[OPT_GATHER_AXIS].value, &desc->gather_axis) != 0 ||
         cli_parse_int64_option(command, "quantize-axis", o[OPT_QUANTIZE_AXIS].value, &quantize_axis) != 0 ||
-        parse_output_type(o[OPT_OUTPUT_TYPE].value, &desc->output_type) != 0 ||
+        cli_parse_output_type(command, o[OPT_OUTPUT_TYPE].value, &desc->output_type) != 0 ||
         cli_parse_oob(command, o[OPT_OOB].value, &desc->oob_policy) != 0)
         return CLI_EXIT_USAGE;
     if (bits < 0 || bits > 64)
         return cli_fail(CLI_EXIT_USAGE, "%s: --bits %lld is not 2, 4 or 8", command, (long long)bits);
     desc->bits = (int32_t)bits;
     desc->quantize_axis = quantize_axis; /* ONNX Runtime's default, 1, when absent */
-    if (is_ggml(desc->layout) && (o[OPT_SCALES].value || o[OPT_ZERO_POINTS].value))
-        return cli_fail(CLI_EXIT_USAGE, "%s: %s rows hold their own scales: no --scales, no --zero-points", command,
-                        o[OPT_LAYOUT].value);
-    if (!is_ggml(desc->layout) && !o[OPT_SCALES].value)
-        return cli_fail(CLI_EXIT_USAGE, "%s: --scales is required for layout %s", command, o[OPT_LAYOUT].value);
-
-    /* a GGUF tensor's bytes are in place already (gguf_data) */
-    if ((!in[INPUT_DATA].bytes && cli_npy_read("data", o[OPT_DATA].value, &in[INPUT_DATA]) != 0) ||
-        cli_npy_read("indices", o[OPT_INDICES].value, &in[INPUT_INDICES]) != 0)
-        return CLI_EXIT_REFUSED;
-    clg_quant_type data_type = CLG_QUANT_TYPE_INVALID;
-    int rc = quant_type_of("data", o[OPT_DATA].value, &in[INPUT_DATA], o[OPT_DATA_TYPE].value, &data_type);
-    if (rc == 0) rc = quant_desc("data-shape", o[OPT_DATA_SHAPE].value, &in[INPUT_DATA], data_type, NULL, &desc->data);
+    const cli_quant_table_options table_options = {
+        o[OPT_DATA].value,        o[OPT_DATA_TYPE].value,   o[OPT_DATA_SHAPE].value,       o[OPT_SCALES].value,
+        o[OPT_SCALES_TYPE].value, o[OPT_ZERO_POINTS].value, o[OPT_ZERO_POINTS_SHAPE].value};
+    const cli_quant_table table = {&in[INPUT_DATA], &in[INPUT_SCALES],  &in[INPUT_ZERO_POINTS],
+                                   &desc->data,     &desc->zero_points, &desc->scales};
+    const int rc = cli_read_quant_table(command, desc->layout, &table_options, &table);
     if (rc != 0) return rc;
+    if (cli_npy_read("indices", o[OPT_INDICES].value, &in[INPUT_INDICES]) != 0) return CLI_EXIT_REFUSED;
     desc->indices = cli_tensor_desc(&in[INPUT_INDICES]);
-
-    if (o[OPT_SCALES].value) {
-        if (cli_npy_read("scales", o[OPT_SCALES].value, &in[INPUT_SCALES]) != 0) return CLI_EXIT_REFUSED;
-        desc->scales = cli_tensor_desc(&in[INPUT_SCALES]);
-        if (o[OPT_SCALES_TYPE].value) {
-            if (strcmp(o[OPT_SCALES_TYPE].value, "bf16") != 0)
-                return cli_fail(CLI_EXIT_USAGE, "%s: --scales-type takes only bf16 (uint16 bits), not '%s'", command,
-                                o[OPT_SCALES_TYPE].value);
-            if (in[INPUT_SCALES].type != CLG_U16)
-                return cli_fail(CLI_EXIT_REFUSED, "scales '%s' holds %s; bf16 scales are stored as u16 bits",
-                                o[OPT_SCALES].value, clg_dtype_name(in[INPUT_SCALES].type));
-            desc->scales.type = CLG_BF16;
-        }
-    } else if (o[OPT_SCALES_TYPE].value) {
-        return cli_fail(CLI_EXIT_USAGE, "%s: --scales-type without --scales", command);
-    }
-    if (o[OPT_ZERO_POINTS].value) {
-        if (cli_npy_read("zero_points", o[OPT_ZERO_POINTS].value, &in[INPUT_ZERO_POINTS]) != 0) return CLI_EXIT_REFUSED;
-        clg_quant_type z = CLG_QUANT_TYPE_INVALID;
-        rc = quant_type_of("zero_points", o[OPT_ZERO_POINTS].value, &in[INPUT_ZERO_POINTS],
-                           clg_quant_type_name(data_type), &z);
-        if (rc == 0)
-            rc = quant_desc("zero-points-shape", o[OPT_ZERO_POINTS_SHAPE].value, &in[INPUT_ZERO_POINTS], z,
-                            &desc->scales, &desc->zero_points);
-        if (rc != 0) return rc;
-    } else if (o[OPT_ZERO_POINTS_SHAPE].value) {
-        return cli_fail(CLI_EXIT_USAGE, "%s: --zero-points-shape without --zero-points", command);
-    }
     return 0;
 }
 

@@ -200,6 +200,68 @@ static int run_tables_case(clg_context *ctx, int number)
     return problem[0] == '\0';
 }
 
+/* A quantized table, checked by hand: OpenVINO's compressed u8 rows [3, 4], value c of row r stored as
+ * 10 + 4r + c, a scale per row (1, 2, 0.5) and one zero point, 10, so rows dequantize to {0, 1, 2, 3},
+ * {8, 10, 12, 14} and {4, 4.5, 5, 5.5}. Offsets [0, 0, 1] over indices [2, 0] with weights [3, -1]: bag 0
+ * is empty and gives the default row 1, bag 1 is 3 x row 2, bag 2 is -1 x row 0. */
+static int run_quantized_case(clg_context *ctx, int number)
+{
+    printf("[%2d] embedding bag: over a quantized table (OpenVINO compressed u8 [3, 4], scales [1, 2, 0.5], zero "
+           "point 10; indices [2, 0], offsets [0, 0, 1], weights [3, -1], default_index 1)\n",
+           number);
+    static const uint8_t data[12] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, zero_point[1] = {10};
+    static const float scales[3] = {1.f, 2.f, 0.5f}, weights[2] = {3.f, -1.f};
+    static const int64_t indices[2] = {2, 0}, offsets[3] = {0, 0, 1};
+    static const double expected[12] = {8, 10, 12, 14, 12, 13.5, 15, 16.5, 0, -1, -2, -3};
+    clg_embedding_bag_quantized_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.bag = (clg_embedding_bag_desc){.preset = CLG_OV_EMBEDDING_BAG_OFFSETS_15,
+                                        .bag_form = CLG_BAG_OFFSETS,
+                                        .indices = I64(2),
+                                        .offsets = I64(3),
+                                        .per_sample_weights = {CLG_F32, 1, {2}},
+                                        .has_default_index = 1,
+                                        .default_index = 1};
+    desc.layout = CLG_QUANT_OV_COMPRESSED;
+    desc.data = (clg_quant_tensor_desc){CLG_QUANT_U8, 2, {3, 4}};
+    desc.scales = (clg_tensor_desc){CLG_F32, 2, {3, 1}};
+    desc.zero_points = (clg_quant_tensor_desc){CLG_QUANT_U8, 1, {1}};
+    int32_t rank = 0;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    cli_tensor output = {0}, reference = {0};
+    char problem[1024] = "";
+    clg_status st = clg_embedding_bag_quantized_output_shape(&desc, &rank, shape, NULL);
+    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_quantized_output_shape");
+    if (st == CLG_SUCCESS && cli_tensor_alloc(&output, CLG_F32, rank, shape, "output") == 0 &&
+        cli_tensor_alloc(&reference, CLG_F32, rank, shape, "reference output") == 0) {
+        st = clg_embedding_bag_quantized(ctx, &desc, data, sizeof data, scales, sizeof scales, zero_point,
+                                         sizeof zero_point, indices, sizeof indices, offsets, sizeof offsets, weights,
+                                         sizeof weights, output.bytes, output.byte_size);
+        if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_quantized");
+        const clg_status ref_st = clg_embedding_bag_quantized_reference(
+            &desc, data, sizeof data, scales, sizeof scales, zero_point, sizeof zero_point, indices, sizeof indices,
+            offsets, sizeof offsets, weights, sizeof weights, reference.bytes, reference.byte_size);
+        if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS)
+            cli_fail_status(ref_st, "clg_embedding_bag_quantized_reference");
+    }
+    cli_take_failure(problem, sizeof problem);
+    if (!problem[0] && memcmp(output.bytes, reference.bytes, output.byte_size) != 0)
+        snprintf(problem, sizeof problem, "differs from the CPU reference");
+    else if (!problem[0] && !matches((const float *)output.bytes, expected, output.count))
+        snprintf(problem, sizeof problem, "differs from the values worked out by hand");
+    if (output.bytes) {
+        printf("     %-9s", "output");
+        cli_print_tensor(stdout, &output, BAG_MAX_VALUES);
+        printf("\n");
+    }
+    printf("     %-12s %s\n", clg_quant_layout_name(desc.layout),
+           problem[0] ? "FAIL" : "PASS  = reference = the values worked out by hand");
+    if (problem[0]) printf("     %s\n", problem);
+    cli_tensor_free(&reference);
+    cli_tensor_free(&output);
+    return problem[0] == '\0';
+}
+
 int demo_embedding_bag_run(clg_context *ctx, int first_number, int *runs, int *passed)
 {
     const int count = (int)(sizeof demo_cases / sizeof demo_cases[0]);
@@ -207,7 +269,8 @@ int demo_embedding_bag_run(clg_context *ctx, int first_number, int *runs, int *p
         *runs += 1;
         *passed += run_case(ctx, first_number + i, &demo_cases[i]);
     }
-    *runs += 1;
+    *runs += 2;
     *passed += run_tables_case(ctx, first_number + count);
-    return count + 1;
+    *passed += run_quantized_case(ctx, first_number + count + 1);
+    return count + 2;
 }

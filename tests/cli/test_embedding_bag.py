@@ -175,4 +175,43 @@ f64_table = save("f64_table.npy", tt.astype(np.float64))
 tables_call(["--tables", f"{ov_table},{f64_table}", "--indices", tb_idx, "--offsets", tb_off, "--include-last-offset"],
             "tables of two types", None, 1, "CLG_ERR_TYPE_MISMATCH")
 tables_call(["--tables", ov_table, "--indices", tb_idx], "missing --offsets", None, 2, "--offsets is required")
+
+# quantized tables (--layout): ggml q8_0 rows (value = q * d, exact) against the NumPy loop over the
+# dequantized table, on the suite's device and the CPU reference
+q8 = np.zeros((4, 2 * 34), np.uint8)
+q8_values = np.zeros((4, 64), np.float32)
+for r in range(4):
+    for blk in range(2):
+        d = np.float16(0.25 * (r + 1) * (1 if blk == 0 else -2))
+        q = rng.integers(-128, 128, 32).astype(np.int8)
+        q8[r, 34 * blk:34 * blk + 2] = np.frombuffer(d.tobytes(), np.uint8)
+        q8[r, 34 * blk + 2:34 * blk + 34] = q.view(np.uint8)
+        q8_values[r, 32 * blk:32 * blk + 32] = q.astype(np.float32) * np.float32(d)
+q8_file, q8_idx, q8_off = save("q8.npy", q8), save("q8_idx.npy", np.array([3, 0, 1, 1, 2], np.int64)), save(
+    "q8_off.npy", np.array([0, 2, 2], np.int64))
+for mode in ["sum", "mean", "max"]:
+    want = numpy_bags(q8_values, np.load(q8_idx), [(0, 2), (2, 2), (2, 5)], mode)
+    for device in [None, "cpu"]:
+        got = bag(["--op", "torch-embedding-bag", "--layout", "ggml-q8_0", "--table", q8_file, "--indices", q8_idx,
+                   "--offsets", q8_off, "--mode", mode], f"q8_0 {mode}", device)
+        check(got is not None and got.dtype == np.float32 and got.tobytes() == want.tobytes(),
+              f"q8_0 {mode} ({device}): {got} vs {want}")
+# ONNX Runtime u4, packed nibbles with their logical shape, a zero point per row, f16 output
+u4 = np.zeros((2, 8), np.uint8)
+for j in range(16):
+    u4[0, j // 2] |= j << (4 * (j % 2))
+    u4[1, j // 2] |= (15 - j) << (4 * (j % 2))
+got = bag(["--op", "torch-embedding-bag", "--layout", "ort-block", "--table", save("u4.npy", u4), "--data-type", "u4",
+           "--data-shape", "2,16", "--scales", save("u4_s.npy", np.array([[0.25], [4]], np.float32)), "--zero-points",
+           save("u4_z.npy", np.array([8 | 3 << 4], np.uint8)), "--zero-points-shape", "2,1", "--block-size", "16",
+           "--output-type", "f16", "--mode", "mean", "--indices", save("u4_i.npy", np.array([[0, 1]], np.int32))],
+          "ort u4 mean, f16 output")
+check(got is not None and got.dtype == np.float16 and np.array_equal(got[0], 23 - 1.875 * np.arange(16)),
+      f"ort u4 mean: {got}")
+bag(["--op", "torch-embedding-bag", "--layout", "ggml-q8_0", "--table", q8_file, "--indices", q8_idx, "--offsets",
+     q8_off, "--scales", ov_w], "scales for ggml", None, 2, "hold their own scales")
+bag(["--op", "torch-embedding-bag", "--table", ov_table, "--indices", ov_idx, "--offsets", ov_off, "--block-size",
+     "32"], "a quantized option without --layout", None, 2, "--block-size is for a quantized table")
+bag(["--op", "torch-embedding-bag", "--layout", "ggml-q8_0", "--table", q8_file, "--indices", bad_idx, "--offsets",
+     ov_off], "quantized: index past the table", None, 1, "indices[2] = 5 is outside [0, 4)")
 finish()

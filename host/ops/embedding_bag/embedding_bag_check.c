@@ -97,14 +97,21 @@ static uint64_t per_item(const clg_context *ctx, const clg_embedding_bag_plan *p
     return per;
 }
 
-clg_status clg_embedding_bag_enqueue_check(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
-                                           cl_command_queue queue, const clg_buffer *inputs, cl_mem record, cl_mem meta,
-                                           uint64_t T, cl_uint num_events, const cl_event *wait_list, cl_event *done)
+static clg_status float_program(clg_context *ctx, const void *plan, const char *name, clg_kernel_lease *lease)
+{
+    return clg_embedding_bag_borrow(ctx, plan, name, lease);
+}
+
+/* Check kernel `name` of the program `program` lends for program_plan. */
+static clg_status enqueue_check_kernel(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                       const void *program_plan, const char *name, cl_command_queue queue,
+                                       const clg_buffer *inputs, cl_mem record, cl_mem meta, uint64_t T,
+                                       cl_uint num_events, const cl_event *wait_list, cl_event *done)
 {
     const uint64_t per = per_item(ctx, p), chunks = (checked_positions(p) + per - 1) / per;
     const uint64_t items = strcmp(name, "check_bags") == 0 && chunks ? chunks : 1;
     clg_kernel_lease lease;
-    clg_status st = clg_embedding_bag_borrow(ctx, p, name, &lease);
+    clg_status st = program(ctx, program_plan, name, &lease);
     if (st != CLG_SUCCESS) return st;
     const cl_ulong index_offset = inputs[1].offset / p->index_size;
     const cl_ulong bags_offset = p->bags_size ? inputs[2].offset / p->bags_size : 0;
@@ -142,6 +149,23 @@ clg_status clg_embedding_bag_enqueue_check(clg_context *ctx, const clg_embedding
     st = clg_launch(ctx, queue, &lease, name, 1, &items, &local, num_events, wait_list, done);
     clg_kernel_return(ctx->programs, &lease);
     return st;
+}
+
+clg_status clg_embedding_bag_enqueue_check(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
+                                           cl_command_queue queue, const clg_buffer *inputs, cl_mem record, cl_mem meta,
+                                           uint64_t T, cl_uint num_events, const cl_event *wait_list, cl_event *done)
+{
+    return enqueue_check_kernel(ctx, p, float_program, p, name, queue, inputs, record, meta, T, num_events, wait_list,
+                                done);
+}
+
+clg_status clg_embedding_bag_check_in(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                      const void *program_plan, int locate, cl_command_queue queue,
+                                      const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                      const cl_event *wait_list, cl_event *done)
+{
+    return enqueue_check_kernel(ctx, p, program, program_plan, locate ? "locate_bad_bag" : "check_bags", queue, inputs,
+                                record, NULL, 0, num_events, wait_list, done);
 }
 
 clg_status clg_embedding_bag_check_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,

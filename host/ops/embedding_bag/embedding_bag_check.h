@@ -43,6 +43,17 @@ clg_status clg_embedding_bag_locate_enqueue(clg_context *ctx, const void *plan, 
                                             const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                             const cl_event *wait_list, cl_event *done);
 
+/* Lends a kernel of the program that holds check_bags and locate_bad_bag for a plan. */
+typedef clg_status (*clg_bag_program)(clg_context *ctx, const void *program_plan, const char *name,
+                                      clg_kernel_lease *lease);
+
+/* check_bags (locate 0) or locate_bad_bag (locate 1) of the program `program` lends for program_plan
+ * (EmbeddingBag over quantized tables has the checks in its own programs): inputs as above. */
+clg_status clg_embedding_bag_check_in(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                      const void *program_plan, int locate, cl_command_queue queue,
+                                      const clg_buffer *inputs, cl_mem record, cl_uint num_events,
+                                      const cl_event *wait_list, cl_event *done);
+
 /* Name the recorded failure. */
 clg_status clg_embedding_bag_report(const void *plan, const clg_failure_record *record);
 

@@ -14,7 +14,7 @@ static int table_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 
  * division where the device offers it; else an f64 division rounded to f32 (correctly rounded: 53 >=
  * 2 * 24 + 2 bits, so the double rounding of a quotient is innocuous), which is no help where a compiler
  * shrinks it back to an f32 division (LLVM may), hence second. */
-static const char *division_options(const clg_context *ctx, clg_dtype table)
+const char *clg_embedding_bag_division_options(const clg_context *ctx, clg_dtype table)
 {
     if (table == CLG_F64) return "";
     cl_device_fp_config config = 0;
@@ -28,7 +28,7 @@ clg_status clg_embedding_bag_borrow(clg_context *ctx, const clg_embedding_bag_pl
 {
     char options[96];
     snprintf(options, sizeof options, "-DTABLE_KIND=%d%s", table_kind(p->table_type),
-             division_options(ctx, p->table_type));
+             clg_embedding_bag_division_options(ctx, p->table_type));
     return clg_borrow_kernel(ctx, &clg_kernel_embedding_bag, options, name, lease);
 }
 

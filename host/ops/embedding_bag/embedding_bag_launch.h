@@ -19,6 +19,10 @@ clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_comma
                                     const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
                                     const cl_event *wait_list, cl_event *done);
 
+/* The build option that makes mean's one division correctly rounded for a table of type `table` ("" for
+ * f64 tables, or where the device offers neither way). */
+const char *clg_embedding_bag_division_options(const clg_context *ctx, clg_dtype table);
+
 /* operation.h's device_supports: f64 tables need cl_khr_fp64. */
 clg_status clg_embedding_bag_device_supports(const clg_context *ctx, const void *plan);
 

@@ -30,7 +30,7 @@ static uint64_t largest_unit(const clg_gather_quantized_plan *p)
 }
 
 /* The fast form: ggml blocks, or values along the last axis (one scale a unit) starting on whole bytes. */
-static int fast_form(const clg_gather_quantized_plan *p)
+int clg_gather_quantized_fast_form(const clg_gather_quantized_plan *p)
 {
     if (p->ggml != CLG_GGML_NONE) return 1;
     if (p->placement != CLG_SCALES_IN_SLAB || p->QN != 1) return 0;
@@ -57,7 +57,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     const clg_tuning *t = &ctx->tuning;
     s.adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_QUANTIZED);
     s.variant = s.adjacent ? CLG_VARIANT_DEQUANT_PIECES : CLG_VARIANT_DEQUANT_RUNS;
-    s.fast = fast_form(p);
+    s.fast = clg_gather_quantized_fast_form(p);
     s.prefetch_slabs = 1;
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
     uint64_t grid_overshoot;
@@ -93,6 +93,16 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     return s;
 }
 
+/* The 256-value super-blocks are a program of their own (kernels_cl/dequant_ggml_k.h in place of
+ * dequant_ggml.h): neither family's code grows the other's program. FBGEMM's rows likewise
+ * (kernels_cl/dequant_fbgemm.h), one program for both formats. */
+const char *clg_gather_quantized_family_option(const clg_gather_quantized_plan *p)
+{
+    if (clg_ggml_is_super(p->ggml)) return " -DGGML_SUPER=1";
+    if (clg_ggml_is_fbgemm(p->ggml)) return " -DGGML_FBGEMM=1";
+    return "";
+}
+
 /* kernels_cl/dequant_values.h: SCALES_F32, SCALES_F16, SCALES_BF16; dequant.h: OUT_KIND */
 static int float_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 : 2; }
 
@@ -115,13 +125,8 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
      * stays an argument, and the value encodings its blocks do not read are left 0: one program for
      * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
-    /* The 256-value super-blocks are a program of their own (kernels_cl/dequant_ggml_k.h in place of
-     * dequant_ggml.h): neither family's code grows the other's program. */
-    if (clg_ggml_is_super(p->ggml) && n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, " -DGGML_SUPER=1");
-    /* FBGEMM's rows likewise (kernels_cl/dequant_fbgemm.h), one program for both formats */
-    if (clg_ggml_is_fbgemm(p->ggml) && n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, " -DGGML_FBGEMM=1");
+    if (n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "%s", clg_gather_quantized_family_option(p));
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
                  " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"
@@ -130,13 +135,13 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
                  float_kind(p->scale_type), (int)p->zp_mode, (int)p->placement, ggml);
 }
 
-static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const specialization *s,
-                       const clg_buffer *buffers)
+cl_int clg_gather_quantized_set_args(cl_kernel k, const clg_gather_quantized_plan *p, int offsets64, int fast,
+                                     const clg_buffer *buffers)
 {
     const cl_ulong data_offset = buffers[0].offset, index_offset = buffers[1].offset / p->index_size;
     const cl_ulong scales_offset = buffers[2].offset, zp_offset = buffers[3].offset, out_offset = buffers[4].offset;
     const cl_long A = (cl_long)p->A;
-    const int o64 = s->offsets64;
+    const int o64 = offsets64;
     cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
     err |= clSetKernelArg(k, 1, sizeof data_offset, &data_offset);
     err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
@@ -166,7 +171,7 @@ static cl_int set_args(cl_kernel k, const clg_gather_quantized_plan *p, const sp
                                 p->zp_constant,
                                 (cl_int)p->placement,
                                 (cl_int)p->ggml,
-                                s->fast};
+                                fast};
     for (cl_uint i = 0; i < sizeof encodings / sizeof encodings[0]; ++i)
         err |= clSetKernelArg(k, 22 + i, sizeof(cl_int), &encodings[i]);
     return err;
@@ -186,8 +191,8 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
     clg_status st = clg_borrow_kernel(ctx, source, options, name, &lease);
     if (st != CLG_SUCCESS) return st;
 
-    cl_int err = set_args(lease.kernel, p, &s, buffers);
-    cl_uint next_arg = 30;
+    cl_int err = clg_gather_quantized_set_args(lease.kernel, p, s.offsets64, s.fast, buffers);
+    cl_uint next_arg = CLG_DEQUANT_KERNEL_ARGS;
     uint64_t items[2];
     size_t local[2];
     cl_uint dims;

@@ -258,6 +258,22 @@ static uint32_t fbgemm_value_bits(const clg_gather_quantized_plan *p, const unsi
     return fused_bits(row[j], scale, bias);
 }
 
+uint32_t clg_gather_quantized_value_bits(const clg_gather_quantized_plan *p, const unsigned char *data,
+                                         const unsigned char *scales, const unsigned char *zp, uint64_t e)
+{
+    if (p->ggml != CLG_GGML_NONE) {
+        const uint64_t values = p->ggml_block_values;
+        const unsigned char *block = data + (e / values) * p->ggml_block_bytes;
+        return clg_ggml_is_fbgemm(p->ggml)  ? fbgemm_value_bits(p, block, e % values)
+               : clg_ggml_is_super(p->ggml) ? ggml_k_value_bits(p, block, e % values)
+                                            : ggml_value_bits(p, block, e % values);
+    }
+    const uint64_t line = p->Qd * p->QN; /* values of one x along the quantize axis */
+    const uint64_t x = e / line, y = e % line / p->QN, z = e % p->QN;
+    const uint64_t s = (x * p->nb + y / p->bs) * p->QN + z;
+    return product_bits(value_at(p, data, e) - zero_point_at(p, zp, s), scale_at(p, scales, s));
+}
+
 static void store(const clg_gather_quantized_plan *p, unsigned char *out, uint64_t k, uint32_t bits)
 {
     if (p->out_type == CLG_F32) {
@@ -288,7 +304,6 @@ clg_status clg_gather_quantized_reference_run(const void *plan, const void *cons
         if (st != CLG_SUCCESS) return st;
     }
     unsigned char *out = output;
-    const uint64_t line = p->Qd * p->QN; /* values of one x along the quantize axis */
     for (uint64_t m = 0; m < p->M; ++m)
         for (uint64_t n = 0; n < p->N; ++n) {
             const uint64_t first = (m * p->N + n) * p->I;
@@ -297,22 +312,9 @@ clg_status clg_gather_quantized_reference_run(const void *plan, const void *cons
                 memset(out + first * p->out_size, 0, p->I * p->out_size);
                 continue;
             }
-            for (uint64_t i = 0; i < p->I; ++i) {
-                const uint64_t e = (m * p->A + row) * p->I + i;
-                if (p->ggml != CLG_GGML_NONE) {
-                    const uint64_t values = p->ggml_block_values;
-                    const unsigned char *block = data + (e / values) * p->ggml_block_bytes;
-                    store(p, out, first + i,
-                          clg_ggml_is_fbgemm(p->ggml)  ? fbgemm_value_bits(p, block, e % values)
-                          : clg_ggml_is_super(p->ggml) ? ggml_k_value_bits(p, block, e % values)
-                                                       : ggml_value_bits(p, block, e % values));
-                    continue;
-                }
-                const uint64_t x = e / line, y = e % line / p->QN, z = e % p->QN;
-                const uint64_t s = (x * p->nb + y / p->bs) * p->QN + z;
+            for (uint64_t i = 0; i < p->I; ++i)
                 store(p, out, first + i,
-                      product_bits(value_at(p, data, e) - zero_point_at(p, zp, s), scale_at(p, scales, s)));
-            }
+                      clg_gather_quantized_value_bits(p, data, scales, zp, (m * p->A + row) * p->I + i));
         }
     return CLG_SUCCESS;
 }
