@@ -51,10 +51,11 @@ HOT_INLINE uint ggml_k_d_at(int format)
 /* ggml's kvalues_iq4nl: the value each iq4_xs nibble selects. */
 #define IQ4_XS_VALUES (char16)(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113)
 
-/* The lookup of kvalues_iq4nl. Where the compiler targets x86 with SSSE3 (PoCL's CPU devices) a shuffle
- * of the table is one pshufb. Elsewhere a shuffle by a variable mask becomes an indexed private array,
- * which a GPU compiler puts in local (off-chip) memory, so the table is four words in registers: a
- * nibble's top two bits pick the word, its low two the byte. IQ4_BY_SHUFFLE (a build option) overrides. */
+/* The lookup of kvalues_iq4nl. Where the compiler targets x86 with SSSE3 (PoCL's CPU devices) it is one
+ * pshufb, asked for by name: PoCL lowers OpenCL's shuffle() lane by lane. Elsewhere a shuffle by a
+ * variable mask becomes an indexed private array, which a GPU compiler puts in local (off-chip) memory,
+ * so the table is four words in registers: a nibble's top two bits pick the word, its low two the byte.
+ * IQ4_BY_SHUFFLE (a build option) overrides. */
 #ifndef IQ4_BY_SHUFFLE
 #if defined(__SSSE3__)
 #define IQ4_BY_SHUFFLE 1
@@ -63,10 +64,14 @@ HOT_INLINE uint ggml_k_d_at(int format)
 #endif
 #endif
 
+#if IQ4_BY_SHUFFLE
+HOT_INLINE char16 iq4_pshufb(uchar16 nibbles) { return __builtin_ia32_pshufb128(IQ4_XS_VALUES, as_char16(nibbles)); }
+#endif
+
 HOT_INLINE int8 iq4_values8(uchar8 nibbles)
 {
 #if IQ4_BY_SHUFFLE
-    return convert_int8(shuffle(IQ4_XS_VALUES, nibbles));
+    return convert_int8(iq4_pshufb((uchar16)(nibbles, nibbles)).lo);
 #else
     const uint8 n = convert_uint8(nibbles);
     const int8 upper_pair = (n & 4u) != 0u;
@@ -80,7 +85,7 @@ HOT_INLINE int8 iq4_values8(uchar8 nibbles)
 HOT_INLINE char16 iq4_values16(uchar16 nibbles)
 {
 #if IQ4_BY_SHUFFLE
-    return shuffle(IQ4_XS_VALUES, nibbles);
+    return iq4_pshufb(nibbles);
 #else
     return (char16)(convert_char8(iq4_values8(nibbles.lo)), convert_char8(iq4_values8(nibbles.hi)));
 #endif
