@@ -6,8 +6,10 @@
  *
  * The family has a program of its own (the host's -DGGML_SUPER=1 puts this header in place of
  * dequant_ggml.h, so the 32-value family's program is unchanged), one for all six formats: the format
- * is a kernel argument (dequant_params.ggml), and every format's eight values are read by one code
- * path whose offsets, shifts and masks the format picks (uniform branches), not per-format copies.
+ * is a kernel argument (dequant_params.ggml). The GPU mapping's pieces, the exact path and q2_K, q3_K
+ * and q5_K read every format's eight values by one code path whose offsets, shifts and masks the format
+ * picks (uniform branches); the runs mapping takes q4_K, q6_K and iq4_xs (a Q4_K_M file's formats and
+ * the usual i-quant) a whole block at a time, one function each (below).
  * d and dmin are f16: a finite one widens to a normal f32 or zero, every scale, product and difference
  * of them is a multiple of 2^-24 below 2^30, never an f32 subnormal, so the hardware operations give
  * the reference's bits; an infinite or NaN d or dmin takes the exact integer path. Build options: those
