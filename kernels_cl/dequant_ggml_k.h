@@ -6,8 +6,10 @@
  *
  * The family has a program of its own (the host's -DGGML_SUPER=1 puts this header in place of
  * dequant_ggml.h, so the 32-value family's program is unchanged), one for all six formats: the format
- * is a kernel argument (dequant_params.ggml), and every format's eight values are read by one code
- * path whose offsets, shifts and masks the format picks (uniform branches), not per-format copies.
+ * is a kernel argument (dequant_params.ggml). The GPU mapping's pieces, the exact path and q2_K, q3_K
+ * and q5_K read every format's eight values by one code path whose offsets, shifts and masks the format
+ * picks (uniform branches); the runs mapping takes q4_K, q6_K and iq4_xs (a Q4_K_M file's formats and
+ * the usual i-quant) a whole block at a time, one function each (below).
  * d and dmin are f16: a finite one widens to a normal f32 or zero, every scale, product and difference
  * of them is a multiple of 2^-24 below 2^30, never an f32 subnormal, so the hardware operations give
  * the reference's bits; an infinite or NaN d or dmin takes the exact integer path. Build options: those
@@ -50,6 +52,46 @@ HOT_INLINE uint ggml_k_d_at(int format)
 
 /* ggml's kvalues_iq4nl: the value each iq4_xs nibble selects. */
 #define IQ4_XS_VALUES (char16)(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113)
+
+/* The lookup of kvalues_iq4nl. Where the compiler targets x86 with SSSE3 (PoCL's CPU devices) it is one
+ * pshufb, asked for by name: PoCL lowers OpenCL's shuffle() lane by lane. Elsewhere a shuffle by a
+ * variable mask becomes an indexed private array, which a GPU compiler puts in local (off-chip) memory,
+ * so the table is four words in registers: a nibble's top two bits pick the word, its low two the byte.
+ * IQ4_BY_SHUFFLE (a build option) overrides. */
+#ifndef IQ4_BY_SHUFFLE
+#if defined(__SSSE3__)
+#define IQ4_BY_SHUFFLE 1
+#else
+#define IQ4_BY_SHUFFLE 0
+#endif
+#endif
+
+#if IQ4_BY_SHUFFLE
+HOT_INLINE char16 iq4_pshufb(uchar16 nibbles) { return __builtin_ia32_pshufb128(IQ4_XS_VALUES, as_char16(nibbles)); }
+#endif
+
+HOT_INLINE int8 iq4_values8(uchar8 nibbles)
+{
+#if IQ4_BY_SHUFFLE
+    return convert_int8(iq4_pshufb((uchar16)(nibbles, nibbles)).lo);
+#else
+    const uint8 n = convert_uint8(nibbles);
+    const int8 upper_pair = (n & 4u) != 0u;
+    const uint8 low_words = select((uint8)(0xBFAD9881u), (uint8)(0xF6EADDCFu), upper_pair);  /* -127 .. -10 */
+    const uint8 high_words = select((uint8)(0x26190D01u), (uint8)(0x71594535u), upper_pair); /* 1 .. 113 */
+    const uint8 word = select(low_words, high_words, (n & 8u) != 0u);
+    return as_int8(word << ((3u - (n & 3u)) * 8u)) >> 24; /* the byte to the top, sign-extended down */
+#endif
+}
+
+HOT_INLINE char16 iq4_values16(uchar16 nibbles)
+{
+#if IQ4_BY_SHUFFLE
+    return iq4_pshufb(nibbles);
+#else
+    return (char16)(convert_char8(iq4_values8(nibbles.lo)), convert_char8(iq4_values8(nibbles.hi)));
+#endif
+}
 
 HOT_INLINE uint ggml_k_f16_at(__global const uchar *at) { return f16_to_f32_bits((uint)at[0] | ((uint)at[1] << 8)); }
 
@@ -139,7 +181,7 @@ HOT_INLINE int8 ggml_k_values8(int format, __global const uchar *block, int g)
         break;
     }
     const uchar8 low = (ggml_k_bytes8(block + low_at) >> (uchar8)((uchar)low_shift)) & (uchar8)((uchar)low_mask);
-    if (format == GGML_IQ4_XS) return convert_int8(shuffle(IQ4_XS_VALUES, low));
+    if (format == GGML_IQ4_XS) return iq4_values8(low);
     uchar8 q = low;
     if (high_mask)
         q |= ((ggml_k_bytes8(block + high_at) >> (uchar8)((uchar)high_shift)) & (uchar8)((uchar)high_mask))
@@ -195,29 +237,126 @@ HOT_INLINE void dequant_ggml_piece(int format, __global const uchar *block, __gl
     dequant_ggml_k_groups(format, block, (int)(k0 / 8), (int)((k0 + count) / 8), out + k0);
 }
 
-/* `count` consecutive blocks from block `first` of data into out; a constant format where inlined. */
-HOT_INLINE void dequant_ggml_k_blocks(int format, offset_t first, offset_t count, __global const uchar *data,
-                                      __global out_bits_t *out)
+/* ---- Whole blocks, one format each (the runs mapping's loops) ------------------------------------
+ * A block's scales are decoded together, once, and its values go 16 at a time, a sub-block's scale (and
+ * minimum) held in registers: the same products and differences as dequant_ggml_k_groups, so the same
+ * bits, with none of its per-8-value scale unpacking or format-picked shifts. A block whose d or dmin is
+ * infinite or NaN goes through dequant_ggml_k_groups' exact path. */
+
+/* out[0 .. 15] = q * scale (- min where has_min) for 16 small integers q. */
+HOT_INLINE void store_scaled16(char16 q, float scale, float min, int has_min, __global out_bits_t *out)
 {
-    const uint block_bytes = ggml_block_bytes(format);
-    __global const uchar *block = data + first * block_bytes;
-    for (offset_t u = 0; u < count; ++u, block += block_bytes, out += GGML_BLOCK_VALUES)
-        dequant_ggml_k_groups(format, block, 0, GGML_BLOCK_VALUES / 8, out);
+    const float8 first = convert_float8(q.lo) * scale, second = convert_float8(q.hi) * scale;
+    store_plain8(has_min ? first - min : first, out);
+    store_plain8(has_min ? second - min : second, out + 8);
 }
 
-/* The same, the format an argument: q4_K, q6_K (a Q4_K_M file's formats) and iq4_xs each have their own
- * loop, whose format tests fold away; q2_K, q3_K and q5_K share one that tests the format as it goes. */
+/* A q4_K block's eight 6-bit scales and minimums (12 bytes from byte 4, in three runs of four):
+ * sub-blocks 0..3 take the low six bits of the first run (scales) and of the second (minimums),
+ * sub-blocks 4..7 a nibble of the third run below the top two bits of the first (scales) or second. */
+HOT_INLINE void q4_k_scales_mins(__global const uchar *block, float d, float dmin, float8 *scales, float8 *mins)
+{
+    const uchar4 first = vload4(1, block), second = vload4(2, block), third = vload4(3, block);
+    const uchar8 scale = (uchar8)(first & (uchar4)(63), (third & (uchar4)(15)) | (first >> (uchar4)(6)) << (uchar4)(4));
+    const uchar8 min = (uchar8)(second & (uchar4)(63), (third >> (uchar4)(4)) | (second >> (uchar4)(6)) << (uchar4)(4));
+    *scales = d * convert_float8(scale);
+    *mins = dmin * convert_float8(min);
+}
+
+/* q4_K: each 32 bytes of nibbles hold two sub-blocks, the low nibbles' and then the high ones'. */
+HOT_INLINE void dequant_q4_k_block(__global const uchar *block, __global out_bits_t *out)
+{
+    const uint d = ggml_k_f16_at(block), dmin = ggml_k_f16_at(block + 2);
+    if ((d & 0x7F800000u) == 0x7F800000u || (dmin & 0x7F800000u) == 0x7F800000u) {
+        dequant_ggml_k_groups(GGML_Q4_K, block, 0, GGML_BLOCK_VALUES / 8, out);
+        return;
+    }
+    float8 scales, mins;
+    q4_k_scales_mins(block, as_float(d), as_float(dmin), &scales, &mins);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const uchar16 first = vload16(0, block + 16 + 32 * c), second = vload16(0, block + 32 + 32 * c);
+        const uchar16 low = (uchar16)(15);
+        store_scaled16(as_char16(first & low), scales[2 * c], mins[2 * c], 1, out + 64 * c);
+        store_scaled16(as_char16(second & low), scales[2 * c], mins[2 * c], 1, out + 64 * c + 16);
+        store_scaled16(as_char16(first >> (uchar16)(4)), scales[2 * c + 1], mins[2 * c + 1], 1, out + 64 * c + 32);
+        store_scaled16(as_char16(second >> (uchar16)(4)), scales[2 * c + 1], mins[2 * c + 1], 1, out + 64 * c + 48);
+    }
+}
+
+/* q6_K: two halves of 128 values, each 64 bytes of nibbles (ql) and 32 of 2-bit high parts (qh); value
+ * t of a half is a nibble of ql[t % 64] (the high one for t >= 64) with bits 2(t / 32) of qh[t % 32]
+ * above it, less 32, and its scale is int8 scales[8 * half + t / 16]. */
+HOT_INLINE void dequant_q6_k_block(__global const uchar *block, __global out_bits_t *out)
+{
+    const uint d = ggml_k_f16_at(block + 208);
+    if ((d & 0x7F800000u) == 0x7F800000u) {
+        dequant_ggml_k_groups(GGML_Q6_K, block, 0, GGML_BLOCK_VALUES / 8, out);
+        return;
+    }
+    const float df = as_float(d);
+    const uchar16 low = (uchar16)(15), two = (uchar16)(3), bias = (uchar16)(32);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const float8 scales = df * convert_float8(as_char8(vload8(0, block + 192 + 8 * h)));
+#pragma unroll
+        for (int l = 0; l < 2; ++l) { /* values 16l .. 16l + 15 of each quarter of the half */
+            const uchar16 ql_first = vload16(0, block + 64 * h + 16 * l);
+            const uchar16 ql_second = vload16(0, block + 64 * h + 32 + 16 * l);
+            const uchar16 qh = vload16(0, block + 128 + 32 * h + 16 * l);
+            __global out_bits_t *at = out + 128 * h + 16 * l;
+            store_scaled16(as_char16(((ql_first & low) | (qh & two) << (uchar16)(4)) - bias), scales[l], 0.0f, 0, at);
+            store_scaled16(as_char16(((ql_second & low) | (qh >> (uchar16)(2) & two) << (uchar16)(4)) - bias),
+                           scales[l + 2], 0.0f, 0, at + 32);
+            store_scaled16(as_char16(((ql_first >> (uchar16)(4)) | (qh >> (uchar16)(4) & two) << (uchar16)(4)) - bias),
+                           scales[l + 4], 0.0f, 0, at + 64);
+            store_scaled16(as_char16(((ql_second >> (uchar16)(4)) | (qh >> (uchar16)(6)) << (uchar16)(4)) - bias),
+                           scales[l + 6], 0.0f, 0, at + 96);
+        }
+    }
+}
+
+/* iq4_xs: eight sub-blocks of 32, each 16 bytes of nibbles (the low nibbles' values, then the high
+ * ones'), its 6-bit scale a nibble of scales_l below two bits of scales_h, less 32. */
+HOT_INLINE void dequant_iq4_xs_block(__global const uchar *block, __global out_bits_t *out)
+{
+    const uint d = ggml_k_f16_at(block);
+    if ((d & 0x7F800000u) == 0x7F800000u) {
+        dequant_ggml_k_groups(GGML_IQ4_XS, block, 0, GGML_BLOCK_VALUES / 8, out);
+        return;
+    }
+    const uint high_bits = (uint)block[2] | (uint)block[3] << 8;
+    const uint8 low_parts = (convert_uint8(vload4(1, block).s00112233) >> (uint8)(0, 4, 0, 4, 0, 4, 0, 4)) & 15u;
+    const uint8 high_parts = ((uint8)(high_bits) >> (uint8)(0, 2, 4, 6, 8, 10, 12, 14)) & 3u;
+    const float8 scales = as_float(d) * convert_float8(as_int8(low_parts | high_parts << 4u) - 32);
+#pragma unroll
+    for (int s = 0; s < 8; ++s) {
+        const uchar16 packed = vload16(0, block + 8 + 16 * s);
+        store_scaled16(iq4_values16(packed & (uchar16)(15)), scales[s], 0.0f, 0, out + 32 * s);
+        store_scaled16(iq4_values16(packed >> (uchar16)(4)), scales[s], 0.0f, 0, out + 32 * s + 16);
+    }
+}
+
+/* `count` consecutive blocks from block `first` of data into out: q4_K, q6_K (a Q4_K_M file's formats)
+ * and iq4_xs block by whole block; q2_K, q3_K and q5_K share one loop of 8-value groups that tests the
+ * format as it goes. */
 HOT_INLINE void dequant_ggml_run(int format, offset_t first, offset_t count, __global const uchar *data,
                                  __global out_bits_t *out)
 {
-    if (format == GGML_Q4_K)
-        dequant_ggml_k_blocks(GGML_Q4_K, first, count, data, out);
-    else if (format == GGML_Q6_K)
-        dequant_ggml_k_blocks(GGML_Q6_K, first, count, data, out);
-    else if (format == GGML_IQ4_XS)
-        dequant_ggml_k_blocks(GGML_IQ4_XS, first, count, data, out);
-    else
-        dequant_ggml_k_blocks(format, first, count, data, out);
+    const uint block_bytes = ggml_block_bytes(format);
+    __global const uchar *block = data + first * block_bytes;
+    const offset_t end = first + count;
+    if (format == GGML_Q4_K) {
+        for (offset_t u = first; u < end; ++u, block += 144u, out += GGML_BLOCK_VALUES) dequant_q4_k_block(block, out);
+    } else if (format == GGML_Q6_K) {
+        for (offset_t u = first; u < end; ++u, block += 210u, out += GGML_BLOCK_VALUES) dequant_q6_k_block(block, out);
+    } else if (format == GGML_IQ4_XS) {
+        for (offset_t u = first; u < end; ++u, block += 136u, out += GGML_BLOCK_VALUES)
+            dequant_iq4_xs_block(block, out);
+    } else {
+        for (offset_t u = first; u < end; ++u, block += block_bytes, out += GGML_BLOCK_VALUES)
+            dequant_ggml_k_groups(format, block, 0, GGML_BLOCK_VALUES / 8, out);
+    }
 }
 
 #endif /* CLG_DEQUANT_GGML_K_H */
