@@ -176,7 +176,7 @@ CLG_API const char *clg_version(void);
  *  loads the library at run time (the Python binding) can refuse a library it does not match. Values
  *  appended to an enum (before its _COUNT) leave it: every earlier value keeps its meaning, and a caller
  *  that names a new one to an older library gets that enum's "invalid" error, never a misreading. */
-#define CLGATHER_ABI_VERSION 2
+#define CLGATHER_ABI_VERSION 3
 
 /** CLGATHER_ABI_VERSION of the header the library was built from. */
 CLG_API int32_t clg_abi_version(void);

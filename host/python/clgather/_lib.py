@@ -4,7 +4,7 @@ import ctypes
 import os
 
 # CLGATHER_ABI_VERSION of the include/clgather.h these declarations mirror.
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 MAX_RANK = 8
 MAX_OUTPUT_RANK = 2 * MAX_RANK - 1
