@@ -16,7 +16,10 @@
 #     call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
 #     hammers a context from eight threads (tests/drivers/oclgrind_threads), cli_npy_roundtrip and the
-#     outside-oracle CLI tests (as on rusticl), the randomized ones at 2% of their cases, CK_FORK=no;
+#     outside-oracle CLI tests (as on rusticl), test_embedding_bag_quantized (minutes simulated even at
+#     2%: each case builds and steps three programs; its decode is the dequantizing gather's and its
+#     reduction the float EmbeddingBag's, both simulated here), the randomized ones at 2% of their
+#     cases, CK_FORK=no;
 #     any Oclgrind report (ci/oclgrind_reports.awk) fails the run;
 # then every driver reproducer of tests/drivers on every implementation against expected.txt.
 # Prints how long each part takes. Usage: ci/drivers.sh [BUILD_DIR] [implementation...]
@@ -74,7 +77,7 @@ if wanted oclgrind; then
   [ "$(printf '%s\n' "$fixture" | awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" | wc -l)" -eq 2 ] ||
     { echo "ci/oclgrind_reports.awk does not find the reports of its fixture"; exit 1; }
   # -V: every test's output, where Oclgrind writes its reports; two at a time (the simulator runs on one core)
-  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip)$|_extreme_tuning$'
+  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized)$|_extreme_tuning$'
   reports="$(awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
   if [ -n "$reports" ]; then
     echo "Oclgrind reported:"
