@@ -151,6 +151,41 @@ class EmbeddingBagDesc(ctypes.Structure):
     ]
 
 
+class EmbeddingBagQuantizedDesc(ctypes.Structure):
+    _fields_ = [
+        ("bag", EmbeddingBagDesc),
+        ("layout", ctypes.c_int),
+        ("data", QuantTensorDesc),
+        ("scales", TensorDesc),
+        ("zero_points", QuantTensorDesc),
+        ("bits", ctypes.c_int32),
+        ("block_size", ctypes.c_int64),
+        ("output_type", ctypes.c_int),
+    ]
+
+
+class EmbeddingBagTable(ctypes.Structure):
+    _fields_ = [
+        ("type", ctypes.c_int),
+        ("quant_layout", ctypes.c_int32),
+        ("rows", ctypes.c_int64),
+        ("width", ctypes.c_int64),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+class EmbeddingBagTablesDesc(ctypes.Structure):
+    _fields_ = [
+        ("mode", ctypes.c_int),
+        ("num_tables", ctypes.c_int32),
+        ("tables", ctypes.POINTER(EmbeddingBagTable)),
+        ("indices", TensorDesc),
+        ("offsets", TensorDesc),
+        ("per_sample_weights", TensorDesc),
+        ("include_last_offset", ctypes.c_int32),
+    ]
+
+
 class DeviceInfo(ctypes.Structure):
     _fields_ = [
         ("index", ctypes.c_int32),
@@ -238,6 +273,23 @@ _SIGNATURES["clg_embedding_bag_reference"] = (status, [P(EmbeddingBagDesc)] + [v
 _SIGNATURES["clg_embedding_bag_enqueue"] = (
     status,
     [vp, P(EmbeddingBagDesc), cl_handle] + [cl_handle, sz] * 5 + [u32, evp, evp],
+)
+_SIGNATURES["clg_embedding_bag_quantized_output_shape"] = (
+    status,
+    [P(EmbeddingBagQuantizedDesc), i32p, shape_out, P(ctypes.c_int)],
+)
+_SIGNATURES["clg_embedding_bag_quantized"] = (status, [vp, P(EmbeddingBagQuantizedDesc)] + [vp, sz] * 7)
+_SIGNATURES["clg_embedding_bag_quantized_reference"] = (status, [P(EmbeddingBagQuantizedDesc)] + [vp, sz] * 7)
+_SIGNATURES["clg_embedding_bag_quantized_enqueue"] = (
+    status,
+    [vp, P(EmbeddingBagQuantizedDesc), cl_handle] + [cl_handle, sz] * 7 + [u32, evp, evp],
+)
+_SIGNATURES["clg_embedding_bag_tables_output_shape"] = (status, [P(EmbeddingBagTablesDesc), i32p, shape_out])
+_SIGNATURES["clg_embedding_bag_tables"] = (status, [vp, P(EmbeddingBagTablesDesc)] + [vp, sz] * 5)
+_SIGNATURES["clg_embedding_bag_tables_reference"] = (status, [P(EmbeddingBagTablesDesc)] + [vp, sz] * 5)
+_SIGNATURES["clg_embedding_bag_tables_enqueue"] = (
+    status,
+    [vp, P(EmbeddingBagTablesDesc), cl_handle] + [cl_handle, sz] * 5 + [u32, evp, evp],
 )
 
 

@@ -25,7 +25,7 @@ from ._core import (
     tensor_desc,
     to_device,
 )
-from ._errors import ArgumentError, DTypeError, raise_for_status
+from ._errors import ArgumentError, DTypeError, ShapeError, raise_for_status
 
 GATHER_OPS = ("onnx-1", "onnx-11", "onnx-13", "ov-gather-1", "ov-gather-7", "ov-gather-8")
 GATHER_ELEMENTS_OPS = ("onnx-11", "onnx-13", "ov-gather-elements-6")
@@ -349,6 +349,22 @@ def _int64(value, argument):
     return number
 
 
+_EMBEDDING_BAG_QUANTIZED = Call("embedding_bag_quantized", "clgather.embedding_bag")
+_EMBEDDING_BAG_TABLES = Call("embedding_bag_tables", "clgather.embedding_bag_tables")
+_QUANT_OPTIONS = ("scales", "zero_points", "bits", "block_size", "out_dtype")
+
+
+def _bag_mode(mode):
+    code = lib.clg_bag_mode_from_name(str(mode).encode())
+    if code == _lib.BAG_MODE_COUNT:
+        raise ArgumentError(f"mode={mode!r} is not one of sum, mean, max", _lib.ERR_INVALID_MODE)
+    return code
+
+
+def _output_type_name(code):
+    return {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[lib.clg_dtype_name(code).decode()]
+
+
 def embedding_bag(
     table,
     indices,
@@ -362,6 +378,12 @@ def embedding_bag(
     default_index=None,
     padding_idx=None,
     include_last_offset=False,
+    layout=None,
+    scales=None,
+    zero_points=None,
+    bits=None,
+    block_size=None,
+    out_dtype=None,
     ctx=None,
     wait_for=None,
     out=None,
@@ -383,8 +405,16 @@ def embedding_bag(
     table's dtype, sum only. default_index (OpenVINO presets): the row an empty bag takes (negative:
     zeros). padding_idx (torch): entries equal to it (negative: N + it) add nothing and are not counted.
     An index outside [0, N), a bad offset or a bad segment id raises IndexOutOfRangeError naming its
-    position and value. The device is the context's: ctx=clgather.Context(device=SPEC) as the CLI's
-    --device. The other arguments as for gather."""
+    position and value.
+
+    A quantized table: layout (one of gather_quantized's) with table, scales, zero_points, bits and
+    block_size as gather_quantized takes data and those (bits None: 4; the rows are the table's first
+    axis, ort-block's blocks run along its last); each value is dequantized to float32 as
+    gather_quantized computes it, the bags reduced in float32 and rounded once to out_dtype ("float32",
+    "float16", "bfloat16"; None: float32). per_sample_weights are then float32.
+
+    The device is the context's: ctx=clgather.Context(device=SPEC) as the CLI's --device. The other
+    arguments as for gather."""
     if offsets is not None and segment_ids is not None:
         raise ArgumentError("offsets and segment_ids exclude each other: give one, or neither for packed indices")
     if (segment_ids is None) != (num_segments is None):
@@ -393,40 +423,157 @@ def embedding_bag(
             + ("num_segments is missing" if num_segments is None else "segment_ids is missing"),
             _lib.ERR_INPUT_MISSING,
         )
-    desc = _lib.EmbeddingBagDesc()
-    desc.preset = name_code(
+    if layout is None:
+        given = [name for name, value in zip(_QUANT_OPTIONS, (scales, zero_points, bits, block_size, out_dtype))
+                 if value is not None]
+        if given:
+            raise ArgumentError(f"{given[0]} describes a quantized table: it needs layout", _lib.ERR_INPUT_NOT_ALLOWED)
+        quantized = None
+        desc = bag = _lib.EmbeddingBagDesc()
+    else:
+        quantized = desc = _lib.EmbeddingBagQuantizedDesc()
+        bag = desc.bag
+    bag.preset = name_code(
         lib.clg_embedding_bag_preset_from_name, op, "op", EMBEDDING_BAG_OPS, _lib.ERR_INVALID_PRESET
     )
-    desc.mode = lib.clg_bag_mode_from_name(str(mode).encode())
-    if desc.mode == _lib.BAG_MODE_COUNT:
-        raise ArgumentError(f"mode={mode!r} is not one of sum, mean, max", _lib.ERR_INVALID_MODE)
-    table, indices = _prepare(table, "table"), _prepare(indices, "indices")
-    desc.table = describe(table, "table")
-    desc.indices = describe(indices, "indices")
+    bag.mode = _bag_mode(mode)
+    indices = _prepare(indices, "indices")
+    if quantized is None:
+        table = _prepare(table, "table")
+        bag.table = describe(table, "table")
+        weights_dtype = table.dtype
+    else:
+        bits = 4 if bits is None else bits
+        quantized.layout = name_code(
+            lib.clg_quant_layout_from_name, layout, "layout", LAYOUTS, _lib.ERR_INVALID_LAYOUT
+        )
+        table, quantized.data = _quantized(table, "table", layout, bits)
+        zero_points, quantized.zero_points = _quantized(zero_points, "zero_points", layout, bits)
+        scales = _prepare(scales, "scales")
+        if scales is not None:
+            quantized.scales = describe(scales, "scales")
+        quantized.bits = _int64(bits, "bits") if layout == "ort-block" else 0
+        quantized.block_size = 0 if block_size is None else _int64(block_size, "block_size")
+        quantized.output_type = 0 if out_dtype is None else clg_dtype(numpy_dtype(out_dtype), "out_dtype")
+        weights_dtype = np.dtype(np.float32)
+    bag.indices = describe(indices, "indices")
     bags = None
     if offsets is not None:
-        desc.bag_form = _lib.BAG_OFFSETS
+        bag.bag_form = _lib.BAG_OFFSETS
         bags = _prepare(offsets, "offsets")
-        desc.offsets = describe(bags, "offsets")
+        bag.offsets = describe(bags, "offsets")
     elif segment_ids is not None:
-        desc.bag_form = _lib.BAG_SEGMENTS
+        bag.bag_form = _lib.BAG_SEGMENTS
         bags = _prepare(segment_ids, "segment_ids")
-        desc.segment_ids = describe(bags, "segment_ids")
-        desc.num_segments = _int64(num_segments, "num_segments")
+        bag.segment_ids = describe(bags, "segment_ids")
+        bag.num_segments = _int64(num_segments, "num_segments")
     else:
-        desc.bag_form = _lib.BAG_PACKED
+        bag.bag_form = _lib.BAG_PACKED
     weights = None
     if per_sample_weights is not None:
-        weights = _like(per_sample_weights, table.dtype, "per_sample_weights")
+        weights = _like(per_sample_weights, weights_dtype, "per_sample_weights")
+        bag.per_sample_weights = describe(weights, "per_sample_weights")
+    bag.include_last_offset = 1 if include_last_offset else 0
+    if default_index is not None:
+        bag.has_default_index = 1
+        bag.default_index = _int64(default_index, "default_index")
+    if padding_idx is not None:
+        bag.has_padding_idx = 1
+        bag.padding_idx = _int64(padding_idx, "padding_idx")
+    bags_name = "offsets" if offsets is not None else "segment_ids"
+    if quantized is None:
+        shape = output_shape(lib.clg_embedding_bag_output_shape, desc, _EMBEDDING_BAG.label)
+        named = [("table", table), ("indices", indices), (bags_name, bags), ("per_sample_weights", weights)]
+        return _dispatch(_EMBEDDING_BAG, ctypes.byref(desc), named, shape, table.dtype, ctx, wait_for, _reference,
+                         out)
+    out_type = ctypes.c_int()
+    rank = ctypes.c_int32()
+    shape = _lib.shape_out()
+    status = lib.clg_embedding_bag_quantized_output_shape(
+        ctypes.byref(desc), ctypes.byref(rank), shape, ctypes.byref(out_type)
+    )
+    raise_for_status(status, _EMBEDDING_BAG_QUANTIZED.label)
+    dtype = numpy_dtype(_output_type_name(out_type.value))
+    named = [("table", table), ("scales", scales), ("zero_points", zero_points), ("indices", indices),
+             (bags_name, bags), ("per_sample_weights", weights)]
+    out_shape = tuple(shape[i] for i in range(rank.value))
+    return _dispatch(_EMBEDDING_BAG_QUANTIZED, ctypes.byref(desc), named, out_shape, dtype, ctx, wait_for, _reference,
+                     out)
+
+
+def _packed_tables(tables, queue):
+    """The tables as one buffer (host, or on queue's device) and their clg_embedding_bag_table entries:
+    each table's rows at a byte offset after the one before it (a multiple of the element size)."""
+    if isinstance(tables, (str, bytes)) or not hasattr(tables, "__len__") or hasattr(tables, "shape"):
+        raise ArgumentError("tables: not a list of 2-D arrays (one per table)")
+    if len(tables) == 0:
+        raise ArgumentError("tables: an empty list; give one 2-D array per table", _lib.ERR_INVALID_DIMENSION)
+    prepared = []
+    for t, value in enumerate(tables):
+        argument = f"tables[{t}]"
+        if queue is not None:
+            array = to_device(queue, _prepare(value, argument), argument)
+        else:  # the reference reads device arrays back
+            array = value.get() if is_device_array(value) else host_array(value, argument)
+        if len(array.shape) != 2:
+            raise ShapeError(f"{argument}: shape {tuple(array.shape)} is not 2-D [rows, width]",
+                             _lib.ERR_INVALID_RANK)
+        if t and array.dtype != prepared[0].dtype:
+            raise DTypeError(f"{argument}: dtype {array.dtype}, tables[0]'s is {prepared[0].dtype}",
+                             _lib.ERR_TYPE_MISMATCH)
+        prepared.append(array)
+    dtype = prepared[0].dtype
+    code = clg_dtype(dtype, "tables[0]")
+    entries = (_lib.EmbeddingBagTable * len(prepared))()
+    offset = 0
+    for entry, array in zip(entries, prepared):
+        entry.type = code
+        entry.rows, entry.width = (int(n) for n in array.shape)
+        entry.byte_offset = offset
+        offset += array.size * dtype.itemsize
+    if queue is None:
+        buffer = np.concatenate([array.reshape(-1) for array in prepared])
+    else:
+        buffer = _cl_concatenate([array.reshape(-1) for array in prepared], queue)
+    return buffer, entries, dtype
+
+
+def _cl_concatenate(arrays, queue):
+    import pyopencl.array as cl_array
+
+    return cl_array.concatenate(arrays, queue=queue)
+
+
+def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_weights=None, include_last_offset=False,
+                         ctx=None, wait_for=None, out=None, _reference=False):
+    """Table-batched EmbeddingBag (FBGEMM's TBE forward): T tables in one launch. tables: a list of 2-D
+    arrays [N_t, D_t] of one float dtype (numpy arrays, or pyopencl arrays, which are copied into one
+    device buffer: the kernel reads every table from one buffer). indices [L], any integer dtype;
+    offsets table-major, bag (t, b) being entry t * B + b: [T * B] ([T * B + 1] with
+    include_last_offset), offsets[0] 0. The result is [B, sum of D_t] of the tables' dtype, table t's
+    bags in its own columns, each bag reduced as embedding_bag's torch-embedding-bag offsets form does
+    (an empty bag: zeros). per_sample_weights: [L] of the tables' dtype, sum only. An index outside its
+    table's [0, N_t) or a bad offset raises IndexOutOfRangeError naming its position, table and bag.
+    The other arguments as for gather."""
+    indices, offsets = _prepare(indices, "indices"), _prepare(offsets, "offsets")
+    queue = None
+    if not _reference:
+        candidates = [indices, offsets, per_sample_weights]
+        if isinstance(tables, (list, tuple)):
+            candidates += list(tables)
+        queue = device_queue(candidates)
+    buffer, entries, dtype = _packed_tables(tables, queue)
+    desc = _lib.EmbeddingBagTablesDesc()
+    desc.mode = _bag_mode(mode)
+    desc.num_tables = len(entries)
+    desc.tables = entries
+    desc.indices = describe(indices, "indices")
+    desc.offsets = describe(offsets, "offsets")
+    weights = None
+    if per_sample_weights is not None:
+        weights = _like(per_sample_weights, dtype, "per_sample_weights")
         desc.per_sample_weights = describe(weights, "per_sample_weights")
     desc.include_last_offset = 1 if include_last_offset else 0
-    if default_index is not None:
-        desc.has_default_index = 1
-        desc.default_index = _int64(default_index, "default_index")
-    if padding_idx is not None:
-        desc.has_padding_idx = 1
-        desc.padding_idx = _int64(padding_idx, "padding_idx")
-    shape = output_shape(lib.clg_embedding_bag_output_shape, desc, _EMBEDDING_BAG.label)
-    named = [("table", table), ("indices", indices), ("offsets" if offsets is not None else "segment_ids", bags),
-             ("per_sample_weights", weights)]
-    return _dispatch(_EMBEDDING_BAG, ctypes.byref(desc), named, shape, table.dtype, ctx, wait_for, _reference, out)
+    shape = output_shape(lib.clg_embedding_bag_tables_output_shape, desc, _EMBEDDING_BAG_TABLES.label)
+    named = [("tables", buffer), ("indices", indices), ("offsets", offsets), ("per_sample_weights", weights)]
+    return _dispatch(_EMBEDDING_BAG_TABLES, ctypes.byref(desc), named, shape, dtype, ctx, wait_for, _reference, out)

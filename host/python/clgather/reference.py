@@ -63,6 +63,12 @@ def embedding_bag(
     default_index=None,
     padding_idx=None,
     include_last_offset=False,
+    layout=None,
+    scales=None,
+    zero_points=None,
+    bits=None,
+    block_size=None,
+    out_dtype=None,
 ):
     return _ops.embedding_bag(
         table,
@@ -75,6 +81,24 @@ def embedding_bag(
         num_segments=num_segments,
         default_index=default_index,
         padding_idx=padding_idx,
+        include_last_offset=include_last_offset,
+        layout=layout,
+        scales=scales,
+        zero_points=zero_points,
+        bits=bits,
+        block_size=block_size,
+        out_dtype=out_dtype,
+        _reference=True,
+    )
+
+
+def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_weights=None, include_last_offset=False):
+    return _ops.embedding_bag_tables(
+        tables,
+        indices,
+        offsets,
+        mode=mode,
+        per_sample_weights=per_sample_weights,
         include_last_offset=include_last_offset,
         _reference=True,
     )
