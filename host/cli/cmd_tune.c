@@ -56,6 +56,7 @@ static const tunable_plan plans[] = {
      {"8", "64", "256"},
      {"4", "8", "16", "32", "64", "128", "256"}},
     {"dequant_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
+    {"dequant_super_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
     {"tree_local_size", 1, TREE, {"32", "64", "256"}, {"16", "32", "64", "128", "256"}},
 };

@@ -58,6 +58,8 @@ static const clg_tunable tunables[] = {
     COUNT(dequant_prefetch_bytes, 0, 1u << 24, "dequantizing, runs mapping: prefetch distance in bytes"),
     COUNT(dequant_prefetch_slabs_max, 1, 64, "dequantizing, runs mapping: most slabs prefetched ahead"),
     STEP(dequant_piece_values, 8, 1024, 8, "dequantizing, adjacent mapping: values a work-item writes"),
+    STEP(dequant_super_piece_values, 8, 1024, 8,
+         "dequantizing ggml's super-blocks, adjacent mapping: values a work-item writes"),
     CHOICE(nibble_lookups, lookups, "dequantizing on x86: the widest nibble lookup used"),
     POW2(tree_local_size, 1, 1024, "GatherTree: work-group size"),
     COUNT(check_per_item, 1, 1u << 20, "index checks, runs mapping: indices a work-item scans"),

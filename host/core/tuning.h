@@ -56,6 +56,7 @@ typedef struct clg_tuning {
     uint32_t dequant_prefetch_bytes;     /* runs mapping: how far ahead the gathered slabs are prefetched */
     uint32_t dequant_prefetch_slabs_max; /* ... at most this many slabs */
     uint32_t dequant_piece_values;       /* adjacent mapping: values a work-item dequantizes */
+    uint32_t dequant_super_piece_values; /* the same for ggml's 256-value super-blocks (q2_K .. iq4_xs) */
     uint32_t nibble_lookups;             /* clg_nibble_lookups */
     /* GatherTree */
     uint32_t tree_local_size; /* work-group size (the kernel's local array is sized by it) */

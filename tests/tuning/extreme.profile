@@ -24,6 +24,7 @@ block_bytes_per_output = 65536
 blocks_per_cu = 4096
 dequant_run_bytes = 1
 dequant_piece_values = 24
+dequant_super_piece_values = 40
 tree_local_size = 1
 check_per_item = 1
 check_local_size = 1

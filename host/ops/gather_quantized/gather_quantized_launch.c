@@ -62,7 +62,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     const uint64_t R = p->M * p->N, units = R * p->U, unit_values = largest_unit(p);
     uint64_t grid_overshoot;
     if (s.adjacent) {
-        s.piece = t->dequant_piece_values;
+        s.piece = clg_ggml_is_super(p->ggml) ? t->dequant_super_piece_values : t->dequant_piece_values;
         s.pieces_per_unit = (unit_values + s.piece - 1) / s.piece;
         s.aligned8 = s.fast && fast_stores_aligned(p, out_offset) && data_offset % 8 == 0;
         grid_overshoot =
