@@ -616,6 +616,7 @@ static void list_json(FILE *f)
         if (c->kind == KIND_BAG)
             fprintf(f, ", \"form\": \"%s\", \"mode\": \"%s\"", c->bag_form == CLG_BAG_PACKED ? "packed" : "offsets",
                     clg_bag_mode_name(c->bag_mode));
+        if (c->kind == KIND_BAG && c->bag_tables > 1) fprintf(f, ", \"tables\": %d", c->bag_tables);
         fputs(", \"data\": ", f);
         json_tensor(f, c->data_type, c->data_rank, c->data_shape);
         if (c->kind != KIND_TREE) {

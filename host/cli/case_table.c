@@ -109,6 +109,14 @@ static void parse_case_field(case_spec *c, const char *key, char *value, const c
     } else if (!strcmp(key, "time")) {
         if (strcmp(value, "kernel") && strcmp(value, "wall")) TABLE_DIE(at, "time is kernel or wall");
         c->primary = !strcmp(value, "wall") ? PRIMARY_WALL : PRIMARY_KERNEL;
+    } else if (!strcmp(key, "layout") && c->kind == KIND_BAG) {
+        if (strcmp(value, "fbgemm-8bit-rowwise"))
+            TABLE_DIE(at, "op=bag: layout is fbgemm-8bit-rowwise, not '%s'", value);
+        c->bag_8bit = 1;
+    } else if (!strcmp(key, "tables") && c->kind == KIND_BAG) {
+        const int64_t tables = parse_count(value, at);
+        if (tables < 1 || tables > CASE_MAX_TABLES) TABLE_DIE(at, "tables is 1 to %d", CASE_MAX_TABLES);
+        c->bag_tables = (int)tables;
     } else if (!strcmp(key, "layout")) {
         parse_layout(c, value, at);
     } else if (!strcmp(key, "scale")) {
@@ -164,8 +172,13 @@ static void parse_case_line(char *text, case_spec *c, const case_spec *earlier, 
     if (c->kind != KIND_TREE && c->kind != KIND_QUANT && c->preset == 0) TABLE_DIE(at, "no preset=");
     if (c->kind == KIND_BAG && c->indices_rank != 2) TABLE_DIE(at, "op=bag takes indices=TYPE[bags,rows a bag]");
     if (c->kind == KIND_BAG && c->bag_form == 0) c->bag_form = CLG_BAG_OFFSETS;
+    if (c->kind == KIND_BAG && c->bag_tables == 0) c->bag_tables = 1;
     if (c->kind == KIND_BAG && c->data_type != CLG_F32 && c->data_type != CLG_F64)
         TABLE_DIE(at, "op=bag: the table is f32 or f64");
+    if (c->kind == KIND_BAG && (c->bag_8bit || c->bag_tables > 1) && c->bag_form != CLG_BAG_OFFSETS)
+        TABLE_DIE(at, "op=bag: layout= and tables= take form=offsets");
+    if (c->kind == KIND_BAG && c->bag_8bit && (c->bag_tables > 1 || c->data_type != CLG_F32))
+        TABLE_DIE(at, "op=bag layout=fbgemm-8bit-rowwise: one table, data=f32[rows,values a row]");
     for (int i = 0; i < c->scaled_dims; ++i)
         if (c->scaled_dim[i] >= (c->scaled_is_data[i] ? c->data_rank : c->indices_rank))
             TABLE_DIE(at, "scale names a dimension the tensor lacks");
@@ -216,6 +229,7 @@ const char *case_op_name(case_kind kind) { return op_names[kind]; }
 
 const char *case_layout_name(const case_spec *c)
 {
+    if (c->kind == KIND_BAG) return c->bag_8bit ? clg_quant_layout_name(CLG_QUANT_FBGEMM_8BIT_ROWWISE) : NULL;
     return c->layout == LAYOUT_GGML ? clg_quant_layout_name(c->ggml_layout) : layout_names[c->layout];
 }
 
@@ -325,6 +339,52 @@ static void bag_desc_of(const case_spec *c, clg_embedding_bag_desc *desc)
     tensor_of(&desc->offsets, c->index_type, 1, &B);
 }
 
+/* The 8-bit case: the bag part as a plain case's, its table FBGEMM's fused rows (D u8, f32 scale, f32
+ * bias), f32 output. */
+static void bag_quant_desc_of(const case_spec *c, clg_embedding_bag_quantized_desc *desc)
+{
+    memset(desc, 0, sizeof *desc);
+    bag_desc_of(c, &desc->bag);
+    memset(&desc->bag.table, 0, sizeof desc->bag.table);
+    desc->layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    desc->data.type = CLG_QUANT_U8;
+    desc->data.rank = 2;
+    desc->data.shape[0] = c->data_shape[0];
+    desc->data.shape[1] = c->data_shape[1] + 8;
+    desc->output_type = CLG_F32;
+}
+
+/* tables=T: T tables of data's shape back to back in one buffer, indices [T * B * K] (table t's bags
+ * after table t - 1's), offsets [T * B] table-major, output [B, T * D] (FBGEMM's TBE forward). */
+static void bag_batched_desc_of(const case_spec *c, case_inputs *in)
+{
+    clg_embedding_bag_tables_desc *desc = &in->bag_batched;
+    memset(desc, 0, sizeof *desc);
+    const int64_t T = c->bag_tables, N = c->data_shape[0], D = c->data_shape[1];
+    const int64_t B = c->indices_shape[0], K = c->indices_shape[1];
+    for (int64_t t = 0; t < T; ++t) {
+        memset(&in->tables[t], 0, sizeof in->tables[t]);
+        in->tables[t].type = c->data_type;
+        in->tables[t].rows = N;
+        in->tables[t].width = D;
+        in->tables[t].byte_offset = (uint64_t)(t * N * D) * clg_dtype_size(c->data_type);
+    }
+    desc->mode = c->bag_mode;
+    desc->num_tables = (int32_t)T;
+    desc->tables = in->tables;
+    const int64_t flat = T * B * K, bags = T * B;
+    tensor_of(&desc->indices, c->index_type, 1, &flat);
+    tensor_of(&desc->offsets, c->index_type, 1, &bags);
+}
+
+/* The table-batched descriptor, its tables read from these inputs (a copy of them may outlive the original). */
+static clg_embedding_bag_tables_desc batched_desc(const case_inputs *in)
+{
+    clg_embedding_bag_tables_desc d = in->bag_batched;
+    d.tables = in->tables;
+    return d;
+}
+
 /* The descriptors of a case (in->kind's own), and the byte sizes of its inputs and output. */
 static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *in)
 {
@@ -370,10 +430,23 @@ static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *
         break;
     }
     case KIND_BAG:
-        bag_desc_of(c, &in->bag);
-        in->count = 4; /* table, indices, offsets (packed: none), per_sample_weights (none) */
-        st = clg_embedding_bag_sizes(&in->bag, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
-                                     &in->out_bytes);
+        in->count = 4; /* table(s), indices, offsets (packed: none), per_sample_weights (none) */
+        if (c->bag_8bit) {
+            in->bag_call = 1;
+            bag_quant_desc_of(c, &in->bag_quant);
+            st = clg_embedding_bag_quantized_sizes(&in->bag_quant, &in->bytes[0], NULL, NULL, &in->bytes[1],
+                                                   &in->bytes[2], &in->bytes[3], &in->out_bytes);
+        } else if (c->bag_tables > 1) {
+            in->bag_call = 2;
+            bag_batched_desc_of(c, in);
+            const clg_embedding_bag_tables_desc d = batched_desc(in);
+            st = clg_embedding_bag_tables_sizes(&d, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
+                                                &in->out_bytes);
+        } else {
+            bag_desc_of(c, &in->bag);
+            st = clg_embedding_bag_sizes(&in->bag, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
+                                         &in->out_bytes);
+        }
         break;
     }
     return st;
@@ -401,9 +474,10 @@ clg_status case_footprint_of(const case_spec *c, int64_t block_size, case_footpr
     }
     case KIND_TREE: f->moved = 3 * in.bytes[0] + in.bytes[2] + 4; break; /* step ids + parents read, output written */
     case KIND_BAG: {
-        /* indices and offsets read + every gathered row read + output written */
+        /* indices and offsets read + every gathered row read (8-bit: with its scale and bias) + output written */
         const uint64_t index_count = in.bytes[1] / clg_dtype_size(c->index_type);
-        f->moved = in.bytes[1] + in.bytes[2] + in.bytes[0] / (uint64_t)c->data_shape[0] * index_count + in.out_bytes;
+        const uint64_t row_bytes = in.bytes[0] / ((uint64_t)c->data_shape[0] * (uint64_t)c->bag_tables);
+        f->moved = in.bytes[1] + in.bytes[2] + row_bytes * index_count + in.out_bytes;
         break;
     }
     default: f->moved = in.bytes[1] + 2 * in.out_bytes; /* indices read + gathered elements read + output written */
@@ -483,11 +557,32 @@ static void fill_tree(const case_spec *c, case_inputs *in)
     in->index_fnv = fnv1a(parents, n * 4);
 }
 
+/* The 8-bit table's rows: D u8 (stream seed + 1's bytes, row r's at r * D of the stream), then an f32
+ * scale and an f32 bias from stream seed + 2's value v of row r: scale 2^-(7 + (v & 3)), bias
+ * (int8)(v >> 8) / 64, so that q * scale + bias and every bag's sum are exact in f32. */
+static void fill_bag_8bit_rows(const case_spec *c, unsigned char *rows)
+{
+    const size_t N = (size_t)c->data_shape[0], D = (size_t)c->data_shape[1];
+    for (size_t i = 0; i < N * D; ++i)
+        rows[i / D * (D + 8) + i % D] = (unsigned char)(splitmix_value(c->seed + 1, i / 8) >> (8 * (i % 8)));
+    for (size_t r = 0; r < N; ++r) {
+        const uint64_t v = splitmix_value(c->seed + 2, r);
+        const uint32_t scale_bits = (uint32_t)(127 - 7 - (int)(v & 3)) << 23; /* 2^-(7 + (v & 3)) */
+        const float bias = (float)(int8_t)(uint8_t)(v >> 8) / 64.0f;
+        memcpy(rows + r * (D + 8) + D, &scale_bits, 4);
+        memcpy(rows + r * (D + 8) + D + 4, &bias, 4);
+    }
+}
+
 /* An EmbeddingBag table (f32 or f64): value i is the 16-bit signed integer in the low bits of stream
  * seed + 1's value i, divided by 256. Every sum of up to 2^8 of them is exact in f32, so a bag's sum
  * comes out the same in any order and every peer's output can be compared bit for bit. */
 static void fill_bag_table(const case_spec *c, case_inputs *in)
 {
+    if (c->bag_8bit) {
+        fill_bag_8bit_rows(c, in->host[0]);
+        return;
+    }
     const size_t count = (size_t)in->bytes[0] / clg_dtype_size(c->data_type);
     for (size_t i = 0; i < count; ++i) {
         const float v = (float)(int16_t)(uint16_t)splitmix_value(c->seed + 1, i) / 256.0f;
@@ -532,9 +627,9 @@ clg_status case_inputs_make(const case_spec *c, int64_t block_size, case_inputs 
     const size_t index_count = (size_t)in->bytes[1] / clg_dtype_size(c->index_type);
     for (size_t i = 0; i < index_count; ++i)
         store_index(in->host[1], c->index_type, i, splitmix_value(c->seed, i) % index_extent(c, i));
-    if (c->kind == KIND_BAG && in->host[2]) /* offsets 0, K, 2K, ... */
-        for (int64_t b = 0; b < c->indices_shape[0]; ++b)
-            store_index(in->host[2], c->index_type, (size_t)b, (uint64_t)(b * c->indices_shape[1]));
+    if (c->kind == KIND_BAG && in->host[2]) /* offsets 0, K, 2K, ... (tables=T: T * B of them) */
+        for (uint64_t b = 0; b < in->bytes[2] / clg_dtype_size(c->index_type); ++b)
+            store_index(in->host[2], c->index_type, (size_t)b, b * (uint64_t)c->indices_shape[1]);
     in->index_fnv = fnv1a(in->host[1], (size_t)in->bytes[1]);
     return CLG_SUCCESS;
 }
@@ -570,6 +665,14 @@ clg_status case_reference(const case_inputs *in, void *out)
     case KIND_TREE:
         return clg_gather_tree_reference(&in->tree, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out, in->out_bytes);
     case KIND_BAG:
+        if (in->bag_call == 1)
+            return clg_embedding_bag_quantized_reference(&in->bag_quant, h[0], n[0], NULL, 0, NULL, 0, h[1], n[1], h[2],
+                                                         n[2], h[3], n[3], out, in->out_bytes);
+        if (in->bag_call == 2) {
+            const clg_embedding_bag_tables_desc d = batched_desc(in);
+            return clg_embedding_bag_tables_reference(&d, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
+                                                      in->out_bytes);
+        }
         return clg_embedding_bag_reference(&in->bag, h[0], n[0], h[1], n[1], h[2], n[2], h[3], n[3], out,
                                            in->out_bytes);
     }
@@ -592,6 +695,14 @@ clg_status case_enqueue(clg_context *ctx, const case_inputs *in, cl_command_queu
         return clg_gather_tree_enqueue(ctx, &in->tree, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0, NULL,
                                        done);
     case KIND_BAG:
+        if (in->bag_call == 1)
+            return clg_embedding_bag_quantized_enqueue(ctx, &in->bag_quant, queue, b[0], 0, NULL, 0, NULL, 0, b[1], 0,
+                                                       b[2], 0, b[3], 0, b[4], 0, 0, NULL, done);
+        if (in->bag_call == 2) {
+            const clg_embedding_bag_tables_desc d = batched_desc(in);
+            return clg_embedding_bag_tables_enqueue(ctx, &d, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0,
+                                                    NULL, done);
+        }
         return clg_embedding_bag_enqueue(ctx, &in->bag, queue, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, 0, NULL,
                                          done);
     }

@@ -25,6 +25,8 @@ typedef struct case_spec {
                  * clg_embedding_bag_preset */
     clg_bag_form bag_form; /* EmbeddingBag: form= (indices [B, K]: B bags of K; offsets flattens them) */
     clg_bag_mode bag_mode; /* EmbeddingBag: mode= */
+    int bag_tables;        /* EmbeddingBag: tables= (1: one table; more: one table-batched call) */
+    int bag_8bit;          /* EmbeddingBag: layout=fbgemm-8bit-rowwise (the quantized call) */
     quant_layout layout;
     clg_quant_layout ggml_layout;   /* LAYOUT_GGML: the library's layout */
     const cli_gguf_type *ggml_type; /* LAYOUT_GGML: its block */
@@ -62,6 +64,7 @@ typedef struct case_footprint {
 clg_status case_footprint_of(const case_spec *c, int64_t block_size, case_footprint *f);
 
 #define CASE_MAX_INPUTS 4
+#define CASE_MAX_TABLES 64 /* tables= of a table-batched EmbeddingBag case */
 
 /* A case's descriptor and deterministic host inputs, in the order its call takes them. */
 typedef struct case_inputs {
@@ -73,6 +76,12 @@ typedef struct case_inputs {
     clg_gather_quantized_desc quant;
     clg_gather_tree_desc tree;
     clg_embedding_bag_desc bag;
+    /* EmbeddingBag's other calls (bag_8bit, bag_tables > 1); their inputs take the plain call's order:
+     * table(s), indices, offsets, weights (absent) */
+    clg_embedding_bag_quantized_desc bag_quant;
+    clg_embedding_bag_tables_desc bag_batched; /* its tables pointer set at each call, to tables below */
+    clg_embedding_bag_table tables[CASE_MAX_TABLES];
+    int bag_call;                /* 0: clg_embedding_bag, 1: the quantized call, 2: the table-batched call */
     int count;                   /* inputs */
     void *host[CASE_MAX_INPUTS]; /* NULL where an input is absent (a ggml table has no scales) */
     uint64_t bytes[CASE_MAX_INPUTS];
