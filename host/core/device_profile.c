@@ -42,6 +42,7 @@ void clg_device_profile_detect(const clg_device_info *info, clg_device_profile *
     /* Oclgrind 21.10 cannot run two things LLVM's optimizer emits: llvm.experimental.noalias.scope.decl
      * (inlined restrict arguments) and freeze (tests/drivers/oclgrind_noalias_scope, oclgrind_freeze) */
     profile->driver_options = profile->driver == CLG_DRIVER_OCLGRIND ? " -cl-opt-disable" : "";
+    profile->driver_scratch_from_host = profile->driver == CLG_DRIVER_OCLGRIND;
     /* PoCL caches every build under POCL_CACHE_DIR unless POCL_KERNEL_CACHE=0, and asking it for a
      * program's binary compiles every kernel of the program once more */
     const char *pocl_cache = getenv("POCL_KERNEL_CACHE");

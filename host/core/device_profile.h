@@ -23,6 +23,10 @@ typedef struct clg_device_profile {
     const char *driver_options;
     /* the driver keeps built programs on disk itself: clgather's disk cache would only add work there */
     int driver_caches_programs;
+    /* a scratch buffer a kernel writes and reads back must be created from host data: the driver may give
+     * a new buffer the uninitialized-value shadow of a smaller released one, which drops the kernel's
+     * stores past its end and reports the reads (tests/drivers/oclgrind_stale_shadow) */
+    int driver_scratch_from_host;
 } clg_device_profile;
 
 /* The profile of a device: its driver by platform, vendor and type. */

@@ -7,7 +7,9 @@
 #include "ops/embedding_bag/embedding_bag_launch.h"
 #include "ops/gather_quantized/gather_quantized_launch.h"
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* kernels_cl/embedding_bag_quantized.cl: QBAG_PIECE values a work-item's piece */
 #define PIECE_VALUES 8
@@ -109,7 +111,20 @@ clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan
         dims = 1;
     }
     cl_mem stage = NULL;
-    st = clg_create_device_buffer(ctx, "EmbeddingBag stage", NULL, stages * PIECE_VALUES * sizeof(cl_uint), &stage);
+    const uint64_t stage_bytes = stages * PIECE_VALUES * sizeof(cl_uint);
+    /* each work-item writes its piece of the stage before it reads it back, so the stage needs no
+     * contents; where the profile's driver_scratch_from_host says so (Oclgrind) it starts as zeros */
+    void *stage_zeros = NULL;
+    if (ctx->profile.driver_scratch_from_host && stage_bytes <= ctx->info.max_alloc_bytes) {
+        stage_zeros = calloc(1, (size_t)stage_bytes);
+        if (!stage_zeros) {
+            clg_kernel_return(ctx->programs, &lease);
+            return clg_fail(CLG_ERR_OUT_OF_HOST_MEMORY, "EmbeddingBag stage: no host memory for %" PRIu64 " bytes",
+                            stage_bytes);
+        }
+    }
+    st = clg_create_device_buffer(ctx, "EmbeddingBag stage", stage_zeros, stage_bytes, &stage);
+    free(stage_zeros);
     if (st != CLG_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return st;
