@@ -697,7 +697,8 @@ typedef enum clg_quant_layout {
      * holds its own scale and bias after its values. */
     /** FBGEMM's fused 8-bit rowwise rows (Fused8BitRowwiseQuantizedSBFloat, PyTorch's
      *  embedding_bag_byte_prepack): D uint8 q, then an f32 scale and an f32 bias (little-endian, any
-     *  alignment), D + 8 bytes a row; value = fma(q, scale, bias), one rounding, as FBGEMM computes it.
+     *  alignment), D + 8 bytes a row; value = q * scale + bias in f32, not fused (the product rounded,
+     *  then the sum), where FBGEMM and PyTorch fuse: docs/semantics.md section 8.8 bounds the difference.
      *  Out of range: error. */
     CLG_QUANT_FBGEMM_8BIT_ROWWISE,
     /** FBGEMM's fused 4-bit rowwise rows (FusedNBitRowwiseQuantizedSBHalf with bit rate 4, PyTorch's

@@ -1,16 +1,17 @@
 /* FBGEMM's fused rowwise rows (PyTorch's quantized EmbeddingBag tables) in the dequantizing gather's
  * kernels: a row of D values is one block of the walk (dequant_units.h, bs = D), its scale and bias
  * after its values.
- *   8-bit: D bytes of q, an f32 scale, an f32 bias; value = fma(q, scale, bias), one rounding, as
- *          FBGEMM's vector code and PyTorch compute it.
- *   4-bit: D / 2 bytes of two nibbles (value 2k the low nibble of byte k), an f16 scale, an f16 bias;
- *          value = q * scale + bias. The product of a 4-bit q and an f16 scale is exact in f32, so
- *          fused or not the sum rounds once; every product and sum is a multiple of 2^-24, never an
- *          f32 subnormal (ggml q4_1's arithmetic).
- * The fields may lie at any byte: they are read a byte at a time. A non-finite scale or bias takes the
- * exact rules of the host reference (fused_bits in host/ops/gather_quantized/gather_quantized_reference.c).
- * An 8-bit row's f32 fields and fused results may be f32 subnormals, exact where the device keeps
- * them (every CPU runtime; docs/semantics.md says so).
+ * Both formats: value = q * scale + bias in f32, not fused: the product rounded to f32, then the sum
+ * rounded (the project's binding rule; FBGEMM's vector code and PyTorch fuse, docs/semantics.md 8.8).
+ *   8-bit: D bytes of q, an f32 scale, an f32 bias.
+ *   4-bit: D / 2 bytes of two nibbles (value 2k the low nibble of byte k), an f16 scale, an f16 bias.
+ *          The product of a 4-bit q and an f16 scale is exact in f32; every product and sum is a
+ *          multiple of 2^-24, never an f32 subnormal (ggml q4_1's arithmetic).
+ * The fields may lie at any byte: they are read a byte at a time. Any scale or bias takes the exact
+ * rules of the host reference (fbgemm_value_bits in host/ops/gather_quantized/gather_quantized_reference.c):
+ * product_bits then sum_exact. An 8-bit row's f32 fields, products and sums may be f32 subnormals; a
+ * subnormal scale takes the per-value integer product, sums are exact where the device keeps
+ * subnormals (every CPU runtime; docs/semantics.md says so).
  *
  * The family has a program of its own (the host's -DGGML_FBGEMM=1 puts this header in place of
  * dequant_ggml.h): both formats share it, the format a kernel argument (dequant_params.ggml), the
@@ -61,25 +62,16 @@ HOT_INLINE float8 fbgemm_q8(int format, __global const uchar *row, offset_t k)
     return convert_float8(shuffle2(packed & (uchar4)(15), packed >> (uchar4)(4), (uchar8)(0, 4, 1, 5, 2, 6, 3, 7)));
 }
 
-/* Eight values of finite fields: fused for 8-bit rows, the exact product then the sum for 4-bit ones. */
-HOT_INLINE float8 fbgemm_scaled8(int format, float8 q, float scale, float bias)
-{
-    if (format == GGML_FBGEMM_8BIT) return fma(q, (float8)(scale), (float8)(bias));
-    return q * scale + bias; /* contraction is off (dequant.h): two operations, the product exact */
-}
+/* Eight values of a plain scale (scale_is_plain) and a finite bias: the product rounded, then the sum
+ * (contraction is off, dequant.h: two roundings). */
+HOT_INLINE float8 fbgemm_scaled8(float8 q, float scale, float bias) { return q * scale + bias; }
 
-/* f32 bits of one value, any fields: the host reference's fused_bits (8-bit) and q4_1's rules (4-bit). */
-inline uint fbgemm_value_exact(int format, int q, uint scale, uint bias)
-{
-    if (format == GGML_FBGEMM_4BIT) return sum_exact(product_bits(q, scale), bias);
-    if ((scale & 0x7F800000u) == 0x7F800000u) return sum_exact(product_in_integers(q, scale), bias);
-    if ((bias & 0x7F800000u) == 0x7F800000u) return (bias & 0x7FFFFFu) ? bias | 0x400000u : bias;
-    return as_uint(fma((float)q, as_float(scale), as_float(bias)));
-}
+/* f32 bits of one value, any fields, both formats: the host reference's product_bits then sum_bits. */
+inline uint fbgemm_value_exact(int q, uint scale, uint bias) { return sum_exact(product_bits(q, scale), bias); }
 
-/* Values k0 .. k0 + count - 1 of the row at `row` (D values) into out[k0 ..]. Finite fields: eight a
- * step (a fused result that overflows is an infinity, which the plain stores narrow right), the rest
- * one by one. */
+/* Values k0 .. k0 + count - 1 of the row at `row` (D values) into out[k0 ..]. A plain scale and a
+ * finite bias: eight a step (a product or sum that overflows is an infinity, which the plain stores
+ * narrow right), the rest one by one. A 4-bit row's f16 scale widens to a normal f32 or zero. */
 HOT_INLINE void dequant_fbgemm_piece(int format, __global const uchar *row, offset_t D, __global out_bits_t *out,
                                      offset_t k0, offset_t count)
 {
@@ -87,12 +79,12 @@ HOT_INLINE void dequant_fbgemm_piece(int format, __global const uchar *row, offs
     fbgemm_fields(format, row, D, &scale, &bias);
     offset_t k = k0;
     const offset_t end = k0 + count;
-    const int finite = (scale & 0x7F800000u) != 0x7F800000u && (bias & 0x7F800000u) != 0x7F800000u;
-    if (finite && (format == GGML_FBGEMM_8BIT || (k0 & 1) == 0)) {
+    const int plain = scale_is_plain(scale) && (bias & 0x7F800000u) != 0x7F800000u;
+    if (plain && (format == GGML_FBGEMM_8BIT || (k0 & 1) == 0)) {
         const float s = as_float(scale), b = as_float(bias);
-        for (; end - k >= 8; k += 8) store_plain8(fbgemm_scaled8(format, fbgemm_q8(format, row, k), s, b), out + k);
+        for (; end - k >= 8; k += 8) store_plain8(fbgemm_scaled8(fbgemm_q8(format, row, k), s, b), out + k);
     }
-    for (; k < end; ++k) out[k] = to_output_exact(fbgemm_value_exact(format, fbgemm_q(format, row, k), scale, bias));
+    for (; k < end; ++k) out[k] = to_output_exact(fbgemm_value_exact(fbgemm_q(format, row, k), scale, bias));
 }
 
 /* `count` consecutive rows from row `first` of data into out; a constant format where inlined. */

@@ -302,7 +302,7 @@ static const demo_quantized_case demo_cases[] = {
       0, 0,    0,  0,  0,   1,   2,     3, -4, -2, 0, 2}}, /* (128 - 128) * -2 is -0 */
     {"fbgemm-8bit-rowwise (PyTorch's embedding_bag_byte_prepack rows): u8 [2, 12], D 4: q bytes, f32 scale, f32 "
      "bias; row 0 q 0 1 2 255, scale 0.5, bias -1; row 1 q 10 20 30 40, scale 0.25, bias 2; indices [1, 0]: "
-     "fma(q, scale, bias)",
+     "q * scale + bias, the product rounded, then the sum",
      {.layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE, .data = {CLG_QUANT_U8, 2, {2, 12}}, .indices = {CLG_I64, 1, {2}}},
      {0,  1,  2,  255, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x80, 0xBF,  /* 0.5f, -1.0f little-endian */
       10, 20, 30, 40,  0x00, 0x00, 0x80, 0x3E, 0x00, 0x00, 0x00, 0x40}, /* 0.25f, 2.0f */

@@ -6,7 +6,6 @@
 #include "core/float_bits.h"
 #include "core/index_value.h"
 
-#include <math.h>
 #include <string.h>
 
 /* The 4-bit value at nibble k of a packed tensor (low nibble first), sign-extended for signed types. */
@@ -222,28 +221,11 @@ static uint32_t ggml_k_value_bits(const clg_gather_quantized_plan *p, const unsi
     return difference_bits(product, product_bits(k.min, f16_field(block + k.dmin_at)));
 }
 
-/* f32 bits of fma(q, scale, bias), one rounding, as FBGEMM's 8-bit rows compute it (its vector code
- * uses fused multiply-adds, and PyTorch's results equal them). Finite operands: C's fmaf. Otherwise
- * the rules of the f32 arithmetic, with sum_bits' choice of NaN: a non-finite scale makes an exact
- * product (inf, NaN, or the default NaN for 0 * inf) that sum_bits adds to the bias; a finite scale's
- * exact product plus an infinite bias is the bias, plus a NaN bias the bias quieted. */
-static uint32_t fused_bits(int32_t q, uint32_t scale_bits, uint32_t bias_bits)
-{
-    if ((scale_bits & 0x7F800000u) == 0x7F800000u) return sum_bits(clg_f32_times_small_int(q, scale_bits), bias_bits);
-    if ((bias_bits & 0x7F800000u) == 0x7F800000u) return bias_bits & 0x7FFFFFu ? bias_bits | 0x400000u : bias_bits;
-    float scale, bias;
-    memcpy(&scale, &scale_bits, 4);
-    memcpy(&bias, &bias_bits, 4);
-    const float value = fmaf((float)q, scale, bias);
-    uint32_t bits;
-    memcpy(&bits, &value, 4);
-    return bits;
-}
-
 /* f32 bits of value j of an FBGEMM row of D values (the plan's block): 8-bit, byte j and the f32 scale
  * and bias at bytes D and D + 4; 4-bit, nibble j (the low nibble first) and the f16 scale and bias at
- * bytes D / 2 and D / 2 + 2, whose product is exact (4 bits times 11), so that q * scale + bias rounds
- * once, fused or not, and takes ggml q4_1's product_bits and sum_bits. */
+ * bytes D / 2 and D / 2 + 2. Both q * scale + bias not fused (the project's rule, though FBGEMM and
+ * PyTorch fuse: docs/semantics.md 8.8): the product rounded to f32 (product_bits, any scale), then
+ * the sum rounded (sum_bits), as ggml q4_1. A 4-bit row's product is exact (4 bits times 11). */
 static uint32_t fbgemm_value_bits(const clg_gather_quantized_plan *p, const unsigned char *row, uint64_t j)
 {
     const uint64_t D = p->ggml_block_values;
@@ -255,7 +237,7 @@ static uint32_t fbgemm_value_bits(const clg_gather_quantized_plan *p, const unsi
     uint32_t scale, bias;
     memcpy(&scale, row + D, 4);
     memcpy(&bias, row + D + 4, 4);
-    return fused_bits(row[j], scale, bias);
+    return sum_bits(product_bits(row[j], scale), bias);
 }
 
 uint32_t clg_gather_quantized_value_bits(const clg_gather_quantized_plan *p, const unsigned char *data,

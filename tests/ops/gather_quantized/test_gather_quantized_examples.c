@@ -748,15 +748,17 @@ START_TEST(empty_output_and_empty_axis)
 END_TEST
 
 /* FBGEMM 8-bit rows, D = 11 (19 bytes a row: the f32 scale and bias at bytes 11 and 15, unaligned),
- * i64 indices [3, 0, 1, 2], f32 output; value = fma(q, scale, bias), one rounding.
+ * i64 indices [3, 0, 1, 2], f32 output; value = q * scale + bias not fused: the product rounded to
+ * f32, then the sum rounded (FBGEMM and PyTorch fuse; these fields show where the two differ).
  * Row 0: q 0..9 then 255, scale 1 + 2^-23 (0x3F800001), bias -255: q * scale - 255 is q - 255 for q
- * <= 9 (q * 2^-23 is below half an ulp of |q - 255|), and exactly 255 * 2^-23 for q = 255, where the
- * product rounded first (255 + 2^-15) would give 2^-15: the fused sum's one rounding.
+ * <= 9 (q * 2^-23 is below half an ulp of |q - 255|, whatever the product's rounding). For q = 255 the
+ * product 255 + 255 * 2^-23 is 1.99 ulps (2^-16) above 255 and rounds to 255 + 2^-15, so the value is
+ * 2^-15: the unfused one (a fused multiply-add would give the exact 255 * 2^-23).
  * Row 1: scale +inf, bias 1, q alternating 0, 1: 0 * inf is the default NaN 0x7FC00000, 1 * inf + 1 = inf.
- * Row 2: q 255, scale FLT_MAX (0x7F7FFFFF), bias -inf: the exact product is finite, so -inf (a rounded
- * product would overflow to inf and inf - inf be NaN).
+ * Row 2: q 255, scale FLT_MAX (0x7F7FFFFF), bias -inf: the rounded product overflows to +inf, and
+ * inf - inf is the default NaN 0x7FC00000 (a fused multiply-add, exact product, would give -inf).
  * Row 3: scale 0.5, bias a signalling NaN 0x7FA00001: the bias quieted, 0x7FE00001. */
-START_TEST(fbgemm_8bit_rows_fused_and_special_fields)
+START_TEST(fbgemm_8bit_rows_unfused_and_special_fields)
 {
     quant_case c = {0};
     const int64_t ds[] = {4, 19}, is[] = {4};
@@ -780,11 +782,12 @@ START_TEST(fbgemm_8bit_rows_fused_and_special_fields)
     uint32_t want[44];
     for (int j = 0; j < 11; ++j) {
         want[j] = 0x7FE00001u;
-        want[11 + j] = j < 10 ? f32_bits((float)(j - 255)) : f32_bits(ldexpf(255.0f, -23));
+        want[11 + j] = j < 10 ? f32_bits((float)(j - 255)) : 0x38000000u; /* 2^-15 */
         want[22 + j] = j % 2 ? 0x7F800000u : 0x7FC00000u;
-        want[33 + j] = 0xFF800000u;
+        want[33 + j] = 0x7FC00000u;
     }
-    ck_assert_uint_ne(want[21], f32_bits(ldexpf(1.0f, -15))); /* not the product rounded first */
+    ck_assert_uint_eq(want[21], f32_bits(ldexpf(1.0f, -15)));
+    ck_assert_uint_ne(want[21], f32_bits(ldexpf(255.0f, -23))); /* not the fused value */
     expect_bits(&c, want, 44);
     quant_case_free(&c);
 }
@@ -853,7 +856,7 @@ int main(void)
     tcase_add_test(tc, ggml_iq4_xs_row_bf16_output);
     tcase_add_test(tc, ggml_q2_K_row);
     tcase_add_test(tc, ggml_q3_K_row_f16_output);
-    tcase_add_test(tc, fbgemm_8bit_rows_fused_and_special_fields);
+    tcase_add_test(tc, fbgemm_8bit_rows_unfused_and_special_fields);
     tcase_add_test(tc, fbgemm_4bit_rows_middle_axis_f16_output);
     tcase_add_test(tc, ov_u8_per_row_zero_points_out_of_range_zeros);
     tcase_add_test(tc, ov_u4_grouped_scalar_zero_point);
