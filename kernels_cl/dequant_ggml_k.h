@@ -340,13 +340,20 @@ HOT_INLINE void dequant_iq4_xs_block(__global const uchar *block, __global out_b
 /* `count` consecutive blocks from block `first` of data into out: q4_K, q6_K (a Q4_K_M file's formats)
  * and iq4_xs block by whole block; q2_K, q3_K and q5_K share one loop of 8-value groups that tests the
  * format as it goes. */
+#ifndef GGML_K_WHOLE_BLOCKS
+#define GGML_K_WHOLE_BLOCKS 1 /* Oclgrind: 0 (the host; docs/drivers.md) */
+#endif
+
 HOT_INLINE void dequant_ggml_run(int format, offset_t first, offset_t count, __global const uchar *data,
                                  __global out_bits_t *out)
 {
     const uint block_bytes = ggml_block_bytes(format);
     __global const uchar *block = data + first * block_bytes;
     const offset_t end = first + count;
-    if (format == GGML_Q4_K) {
+    if (!GGML_K_WHOLE_BLOCKS) {
+        for (offset_t u = first; u < end; ++u, block += block_bytes, out += GGML_BLOCK_VALUES)
+            dequant_ggml_k_groups(format, block, 0, GGML_BLOCK_VALUES / 8, out);
+    } else if (format == GGML_Q4_K) {
         for (offset_t u = first; u < end; ++u, block += 144u, out += GGML_BLOCK_VALUES) dequant_q4_k_block(block, out);
     } else if (format == GGML_Q6_K) {
         for (offset_t u = first; u < end; ++u, block += 210u, out += GGML_BLOCK_VALUES) dequant_q6_k_block(block, out);

@@ -19,6 +19,7 @@ typedef struct specialization {
     uint64_t prefetch_slabs;         /* slabs prefetched ahead (the CPU mapping's kernel; 1 elsewhere) */
     uint64_t piece, pieces_per_unit; /* GPU mapping */
     clg_nibble_lookups lookups;      /* the widest x86 nibble lookup the kernel may use */
+    int k_groups_only;               /* super-blocks in 8-value groups, not whole blocks (Oclgrind) */
 } specialization;
 
 /* The most values one unit holds. */
@@ -90,6 +91,10 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     largest = clg_max_u64(largest, clg_max_u64(p->index_elems, p->M * p->A));
     s.offsets64 = CLG_TEST_SWITCH(ctx, force_offsets64) || largest >= CLG_OFFSET32_LIMIT;
     s.lookups = (clg_nibble_lookups)t->nibble_lookups;
+    /* Oclgrind 21.10's uninitialized-value plugin crashes (a memcpy in Uninitialized::instructionExecuted)
+     * on the whole-block q4_K, q6_K and iq4_xs code of the runs mapping; the group loop computes the
+     * same values (docs/drivers.md) */
+    s.k_groups_only = ctx->profile.driver == CLG_DRIVER_OCLGRIND;
     return s;
 }
 
@@ -126,7 +131,8 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
      * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
     if (n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, "%s", clg_gather_quantized_family_option(p));
+        n += snprintf(buf + n, size - (size_t)n, "%s%s", clg_gather_quantized_family_option(p),
+                      s->k_groups_only && clg_ggml_is_super(p->ggml) ? " -DGGML_K_WHOLE_BLOCKS=0" : "");
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
                  " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"
