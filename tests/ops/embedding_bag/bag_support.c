@@ -127,15 +127,24 @@ static void expect_output(const void *out, const void *expected, size_t bytes, c
                  ((const unsigned char *)expected)[k]);
 }
 
-void bag_check_all_paths(const bag_case *c, const void *expected, clg_status want, const char *fragment,
-                         const char *name)
+/* One call's three ways through the library, for the all-paths check below: the CPU reference, the
+ * synchronous call on ctx, and the enqueue call on guarded buffers (deferred: on a deferring context). */
+typedef struct call_paths {
+    clg_status (*reference)(const void *c, void *out, size_t bytes);
+    clg_status (*sync)(clg_context *ctx, const void *c, void *out, size_t bytes);
+    clg_status (*enqueue)(clg_context *ctx, const void *c, unsigned char *region, int deferred);
+} call_paths;
+
+/* The reference (against expected, where given), then on both mappings the synchronous call and the
+ * enqueue call (its mapping's own kernel ran), then the deferred enqueue: each `want`, the fragment in
+ * its message, the reference's output on success, poison and intact guards on failure. */
+static void check_all_paths(const call_paths *calls, const void *c, size_t bytes, const void *expected, clg_status want,
+                            const char *fragment, const char *name)
 {
-    const size_t bytes = c->out_bytes;
     unsigned char *reference = support_poisoned(bytes + 1), *out = support_poisoned(bytes + 1);
     unsigned char *region = malloc(bytes + 2 * GUARD);
     ck_assert_ptr_nonnull(region);
-    clg_status st = clg_embedding_bag_reference(&c->desc, c->table, c->table_bytes, c->indices, c->index_bytes, c->bags,
-                                                c->bags_bytes, c->weights, c->weights_bytes, reference, bytes);
+    clg_status st = calls->reference(c, reference, bytes);
     expect_status(st, want, fragment, "reference", name);
     if (expected) expect_output(reference, expected, bytes, want, "reference", name);
     if (want != CLG_SUCCESS) expect_output(reference, NULL, bytes, want, "reference", name);
@@ -144,31 +153,56 @@ void bag_check_all_paths(const bag_case *c, const void *expected, clg_status wan
         char path[64];
         support_use_mapping(ctx, support_mappings[m]);
         memset(out, POISON_BYTE, bytes);
-        st = clg_embedding_bag(ctx, &c->desc, c->table, c->table_bytes, c->indices, c->index_bytes, c->bags,
-                               c->bags_bytes, c->weights, c->weights_bytes, out, bytes);
+        st = calls->sync(ctx, c, out, bytes);
         snprintf(path, sizeof path, "synchronous call, %s mapping", support_mappings[m]);
         expect_status(st, want, fragment, path, name);
         expect_output(out, reference, bytes, want, path, name);
         clg_testing_forget_variant(ctx);
-        st = bag_enqueue(ctx, c, region, 0);
+        st = calls->enqueue(ctx, c, region, 0);
         snprintf(path, sizeof path, "enqueue call, %s mapping", support_mappings[m]);
         expect_status(st, want, fragment, path, name);
         /* the mapping's own kernel ran, where the values let one run */
         const char *variant = clg_testing_last_variant(ctx);
-        if (want == CLG_SUCCESS && c->out_bytes > 0)
+        if (want == CLG_SUCCESS && bytes > 0)
             ck_assert_msg(strcmp(variant, m ? "bag-columns" : "bag-runs") == 0, "%s, %s: variant '%s' ran", name, path,
                           variant);
         expect_output(region + GUARD, reference, bytes, want, path, name);
         ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
     }
     support_use_mapping(ctx, NULL);
-    st = bag_enqueue(deferring_context(), c, region, 1);
+    st = calls->enqueue(deferring_context(), c, region, 1);
     expect_status(st, want, fragment, "deferred enqueue call", name);
     expect_output(region + GUARD, reference, bytes, want, "deferred enqueue call", name);
     ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);
     free(reference);
     free(out);
     free(region);
+}
+
+static clg_status bag_reference_call(const void *p, void *out, size_t bytes)
+{
+    const bag_case *c = p;
+    return clg_embedding_bag_reference(&c->desc, c->table, c->table_bytes, c->indices, c->index_bytes, c->bags,
+                                       c->bags_bytes, c->weights, c->weights_bytes, out, bytes);
+}
+
+static clg_status bag_sync_call(clg_context *ctx, const void *p, void *out, size_t bytes)
+{
+    const bag_case *c = p;
+    return clg_embedding_bag(ctx, &c->desc, c->table, c->table_bytes, c->indices, c->index_bytes, c->bags,
+                             c->bags_bytes, c->weights, c->weights_bytes, out, bytes);
+}
+
+static clg_status bag_enqueue_call(clg_context *ctx, const void *c, unsigned char *region, int deferred)
+{
+    return bag_enqueue(ctx, c, region, deferred);
+}
+
+void bag_check_all_paths(const bag_case *c, const void *expected, clg_status want, const char *fragment,
+                         const char *name)
+{
+    static const call_paths calls = {bag_reference_call, bag_sync_call, bag_enqueue_call};
+    check_all_paths(&calls, c, c->out_bytes, expected, want, fragment, name);
 }
 
 void bag_expect_refused(const clg_embedding_bag_desc *desc, clg_status want, const char *fragment)
@@ -212,48 +246,30 @@ static clg_status tables_enqueue(clg_context *ctx, const tables_case *c, unsigne
     return st;
 }
 
+static clg_status tables_reference_call(const void *p, void *out, size_t bytes)
+{
+    const tables_case *c = p;
+    return clg_embedding_bag_tables_reference(&c->desc, c->tables, c->tables_bytes, c->indices, c->index_bytes,
+                                              c->offsets, c->offsets_bytes, c->weights, c->weights_bytes, out, bytes);
+}
+
+static clg_status tables_sync_call(clg_context *ctx, const void *p, void *out, size_t bytes)
+{
+    const tables_case *c = p;
+    return clg_embedding_bag_tables(ctx, &c->desc, c->tables, c->tables_bytes, c->indices, c->index_bytes, c->offsets,
+                                    c->offsets_bytes, c->weights, c->weights_bytes, out, bytes);
+}
+
+static clg_status tables_enqueue_call(clg_context *ctx, const void *c, unsigned char *region, int deferred)
+{
+    return tables_enqueue(ctx, c, region, deferred);
+}
+
 void tables_check_all_paths(const tables_case *c, const void *expected, clg_status want, const char *fragment,
                             const char *name)
 {
-    const size_t bytes = c->out_bytes;
-    unsigned char *reference = support_poisoned(bytes + 1), *out = support_poisoned(bytes + 1);
-    unsigned char *region = malloc(bytes + 2 * GUARD);
-    ck_assert_ptr_nonnull(region);
-    clg_status st =
-        clg_embedding_bag_tables_reference(&c->desc, c->tables, c->tables_bytes, c->indices, c->index_bytes, c->offsets,
-                                           c->offsets_bytes, c->weights, c->weights_bytes, reference, bytes);
-    expect_status(st, want, fragment, "reference", name);
-    if (expected) expect_output(reference, expected, bytes, want, "reference", name);
-    if (want != CLG_SUCCESS) expect_output(reference, NULL, bytes, want, "reference", name);
-    clg_context *ctx = support_cl_context();
-    for (int m = 0; m < 2; ++m) {
-        char path[64];
-        support_use_mapping(ctx, support_mappings[m]);
-        memset(out, POISON_BYTE, bytes);
-        st = clg_embedding_bag_tables(ctx, &c->desc, c->tables, c->tables_bytes, c->indices, c->index_bytes, c->offsets,
-                                      c->offsets_bytes, c->weights, c->weights_bytes, out, bytes);
-        snprintf(path, sizeof path, "synchronous call, %s mapping", support_mappings[m]);
-        expect_status(st, want, fragment, path, name);
-        expect_output(out, reference, bytes, want, path, name);
-        clg_testing_forget_variant(ctx);
-        st = tables_enqueue(ctx, c, region, 0);
-        snprintf(path, sizeof path, "enqueue call, %s mapping", support_mappings[m]);
-        expect_status(st, want, fragment, path, name);
-        const char *variant = clg_testing_last_variant(ctx);
-        if (want == CLG_SUCCESS && c->out_bytes > 0)
-            ck_assert_msg(strcmp(variant, m ? "bag-columns" : "bag-runs") == 0, "%s, %s: variant '%s' ran", name, path,
-                          variant);
-        expect_output(region + GUARD, reference, bytes, want, path, name);
-        ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
-    }
-    support_use_mapping(ctx, NULL);
-    st = tables_enqueue(deferring_context(), c, region, 1);
-    expect_status(st, want, fragment, "deferred enqueue call", name);
-    expect_output(region + GUARD, reference, bytes, want, "deferred enqueue call", name);
-    ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);
-    free(reference);
-    free(out);
-    free(region);
+    static const call_paths calls = {tables_reference_call, tables_sync_call, tables_enqueue_call};
+    check_all_paths(&calls, c, c->out_bytes, expected, want, fragment, name);
 }
 
 void tables_expect_refused(const clg_embedding_bag_tables_desc *desc, clg_status want, const char *fragment)
