@@ -89,8 +89,7 @@ clg_status bag_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_r
     return st;
 }
 
-/* A context on the suite's device that defers errors (created once). */
-static clg_context *deferring_context(void)
+clg_context *bag_deferring_context(void)
 {
     static clg_context *ctx;
     if (!ctx) {
@@ -170,7 +169,7 @@ static void check_all_paths(const call_paths *calls, const void *c, size_t bytes
         ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
     }
     support_use_mapping(ctx, NULL);
-    st = calls->enqueue(deferring_context(), c, region, 1);
+    st = calls->enqueue(bag_deferring_context(), c, region, 1);
     expect_status(st, want, fragment, "deferred enqueue call", name);
     expect_output(region + GUARD, reference, bytes, want, "deferred enqueue call", name);
     ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);

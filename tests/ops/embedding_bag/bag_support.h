@@ -25,6 +25,9 @@ clg_status bag_enqueue(clg_context *ctx, const bag_case *c, unsigned char *out_r
  * infinity or a quiet NaN, as the bits of `count` values of a float type. */
 void bag_fill_values(support_rng *rng, clg_dtype type, void *base, uint64_t count, int specials);
 
+/* A context on the suite's device that defers errors (created once). */
+clg_context *bag_deferring_context(void);
+
 /* A 1-D or 2-D shape into a tensor descriptor. */
 clg_tensor_desc bag_tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1);
 

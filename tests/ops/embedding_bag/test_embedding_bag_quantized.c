@@ -7,6 +7,7 @@
  * CLGATHER_TEST_SEED replays a seed. Three programs: one for the 32-value ggml blocks, ONNX Runtime's and
  * OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows (each built on the suite's
  * context and on the deferring one). */
+#include "bag_support.h"
 #include "core/float_bits.h"
 #include "op_support.h"
 #include "testing/testing.h"
@@ -14,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define GUARD 64
+#define GUARD BAG_GUARD
 
 typedef struct qbag_case {
     clg_embedding_bag_quantized_desc desc;
@@ -110,18 +111,6 @@ static clg_status qbag_enqueue(clg_context *ctx, const qbag_case *c, unsigned ch
     return st;
 }
 
-static clg_context *deferring_context(void)
-{
-    static clg_context *ctx;
-    if (!ctx) {
-        clg_context *base = support_cl_context();
-        const clg_status st = clg_context_create(clg_context_cl_context(base), clg_context_cl_device(base),
-                                                 CLG_CONTEXT_DEFER_ERRORS, &ctx);
-        ck_assert_msg(st == CLG_SUCCESS, "%s", clg_last_error_message());
-    }
-    return ctx;
-}
-
 /* One path's status and message against the reference's, and its output against the reference's
  * output (success) or poison (failure). */
 static void expect_same(clg_status st, clg_status want, const char *want_message, const void *out,
@@ -168,7 +157,7 @@ static unsigned char *check_all_paths(const qbag_case *c, clg_status want, const
         ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
     }
     support_use_mapping(ctx, NULL);
-    expect_same(qbag_enqueue(deferring_context(), c, region, 1), ref, message, region + GUARD, reference, bytes,
+    expect_same(qbag_enqueue(bag_deferring_context(), c, region, 1), ref, message, region + GUARD, reference, bytes,
                 "deferred enqueue call", name);
     ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, deferred call: a guard byte was written", name);
     free(out);
@@ -183,14 +172,6 @@ static void set_quant(clg_quant_tensor_desc *t, clg_quant_type type, int32_t ran
     t->rank = rank;
     t->shape[0] = d0;
     t->shape[1] = d1;
-}
-
-static clg_tensor_desc tensor(clg_dtype type, int32_t rank, int64_t d0, int64_t d1)
-{
-    clg_tensor_desc t = {.type = type, .rank = rank};
-    t.shape[0] = d0;
-    t.shape[1] = d1;
-    return t;
 }
 
 static float output_value(clg_dtype type, const unsigned char *out, uint64_t k)
@@ -225,8 +206,8 @@ START_TEST(q8_0_offsets_sum)
     qbag_case c = {.desc = {.bag = {.preset = CLG_TORCH_EMBEDDING_BAG, .bag_form = CLG_BAG_OFFSETS}}};
     c.desc.layout = CLG_QUANT_GGML_Q8_0;
     set_quant(&c.desc.data, CLG_QUANT_U8, 2, 3, 34);
-    c.desc.bag.indices = tensor(CLG_I64, 1, 3, 0);
-    c.desc.bag.offsets = tensor(CLG_I32, 1, 2, 0);
+    c.desc.bag.indices = bag_tensor(CLG_I64, 1, 3, 0);
+    c.desc.bag.offsets = bag_tensor(CLG_I32, 1, 2, 0);
     qbag_alloc(&c);
     static const float d[] = {0.5f, 1.f, 2.f};
     for (int r = 0; r < 3; ++r) {
@@ -256,11 +237,11 @@ START_TEST(ort_u4_packed_mean_f16)
         .desc = {.bag = {.preset = CLG_TORCH_EMBEDDING_BAG, .bag_form = CLG_BAG_PACKED, .mode = CLG_BAG_MEAN}}};
     c.desc.layout = CLG_QUANT_ORT_BLOCK;
     set_quant(&c.desc.data, CLG_QUANT_U4, 2, 2, 16);
-    c.desc.scales = tensor(CLG_F32, 2, 2, 1);
+    c.desc.scales = bag_tensor(CLG_F32, 2, 2, 1);
     set_quant(&c.desc.zero_points, CLG_QUANT_U4, 2, 2, 1);
     c.desc.block_size = 16;
     c.desc.output_type = CLG_F16;
-    c.desc.bag.indices = tensor(CLG_I32, 2, 1, 2);
+    c.desc.bag.indices = bag_tensor(CLG_I32, 2, 1, 2);
     qbag_alloc(&c);
     for (int j = 0; j < 16; ++j) {
         c.data[j / 2] |= (unsigned char)(j << (4 * (j % 2)));
@@ -287,11 +268,11 @@ START_TEST(ov_offsets_weights_default_index)
     qbag_case c = {.desc = {.bag = {.preset = CLG_OV_EMBEDDING_BAG_OFFSETS_15, .bag_form = CLG_BAG_OFFSETS}}};
     c.desc.layout = CLG_QUANT_OV_COMPRESSED;
     set_quant(&c.desc.data, CLG_QUANT_U8, 2, 3, 4);
-    c.desc.scales = tensor(CLG_F32, 2, 3, 1);
+    c.desc.scales = bag_tensor(CLG_F32, 2, 3, 1);
     set_quant(&c.desc.zero_points, CLG_QUANT_U8, 1, 1, 0);
-    c.desc.bag.indices = tensor(CLG_U16, 1, 2, 0);
-    c.desc.bag.offsets = tensor(CLG_I64, 1, 3, 0);
-    c.desc.bag.per_sample_weights = tensor(CLG_F32, 1, 2, 0);
+    c.desc.bag.indices = bag_tensor(CLG_U16, 1, 2, 0);
+    c.desc.bag.offsets = bag_tensor(CLG_I64, 1, 3, 0);
+    c.desc.bag.per_sample_weights = bag_tensor(CLG_F32, 1, 2, 0);
     c.desc.bag.has_default_index = 1;
     c.desc.bag.default_index = 1;
     qbag_alloc(&c);
@@ -325,8 +306,8 @@ START_TEST(q4_K_max_padding_idx)
     c.desc.layout = CLG_QUANT_GGML_Q4_K;
     set_quant(&c.desc.data, CLG_QUANT_U8, 2, 2, 144);
     c.desc.output_type = CLG_BF16;
-    c.desc.bag.indices = tensor(CLG_I8, 1, 3, 0);
-    c.desc.bag.offsets = tensor(CLG_I64, 1, 2, 0);
+    c.desc.bag.indices = bag_tensor(CLG_I8, 1, 3, 0);
+    c.desc.bag.offsets = bag_tensor(CLG_I64, 1, 2, 0);
     qbag_alloc(&c);
     for (int r = 0; r < 2; ++r) {
         unsigned char *block = c.data + 144 * r;
@@ -359,8 +340,8 @@ static qbag_case small_q4_0(void)
         .desc = {.bag = {.preset = CLG_OV_EMBEDDING_SEGMENTS_SUM_3, .bag_form = CLG_BAG_SEGMENTS, .num_segments = 3}}};
     c.desc.layout = CLG_QUANT_GGML_Q4_0;
     set_quant(&c.desc.data, CLG_QUANT_U8, 2, 4, 36);
-    c.desc.bag.indices = tensor(CLG_I32, 1, 4, 0);
-    c.desc.bag.segment_ids = tensor(CLG_I64, 1, 4, 0);
+    c.desc.bag.indices = bag_tensor(CLG_I32, 1, 4, 0);
+    c.desc.bag.segment_ids = bag_tensor(CLG_I64, 1, 4, 0);
     return c;
 }
 
@@ -392,13 +373,13 @@ static void expect_refused(const clg_embedding_bag_quantized_desc *desc, clg_sta
 START_TEST(refused_descriptors)
 {
     qbag_case c = small_q4_0();
-    c.desc.bag.table = tensor(CLG_F32, 2, 4, 32);
+    c.desc.bag.table = bag_tensor(CLG_F32, 2, 4, 32);
     expect_refused(&c.desc, CLG_ERR_INPUT_NOT_ALLOWED, "bag.table is given");
     c = small_q4_0();
     c.desc.output_type = CLG_F64;
     expect_refused(&c.desc, CLG_ERR_INVALID_DTYPE, "output_type f64");
     c = small_q4_0();
-    c.desc.bag.per_sample_weights = tensor(CLG_F16, 1, 4, 0);
+    c.desc.bag.per_sample_weights = bag_tensor(CLG_F16, 1, 4, 0);
     expect_refused(&c.desc, CLG_ERR_TYPE_MISMATCH, "per_sample_weights type f16");
     c = small_q4_0();
     c.desc.layout = CLG_QUANT_LAYOUT_COUNT;
@@ -407,7 +388,7 @@ START_TEST(refused_descriptors)
     c.desc.data.shape[1] = 35; /* not whole blocks */
     expect_refused(&c.desc, CLG_ERR_INVALID_BLOCK_SIZE, "35");
     c = small_q4_0();
-    c.desc.scales = tensor(CLG_F32, 2, 4, 1);
+    c.desc.scales = bag_tensor(CLG_F32, 2, 4, 1);
     expect_refused(&c.desc, CLG_ERR_INPUT_NOT_ALLOWED, "scales");
     c = small_q4_0();
     c.desc.bag.mode = CLG_BAG_MEAN;
@@ -445,8 +426,8 @@ START_TEST(hostile_values)
     qbag_case o = {.desc = {.bag = {.preset = CLG_TORCH_EMBEDDING_BAG, .bag_form = CLG_BAG_OFFSETS}}};
     o.desc.layout = CLG_QUANT_GGML_Q4_0;
     set_quant(&o.desc.data, CLG_QUANT_U8, 2, 2, 18);
-    o.desc.bag.indices = tensor(CLG_I64, 1, 2, 0);
-    o.desc.bag.offsets = tensor(CLG_I64, 1, 2, 0);
+    o.desc.bag.indices = bag_tensor(CLG_I64, 1, 2, 0);
+    o.desc.bag.offsets = bag_tensor(CLG_I64, 1, 2, 0);
     qbag_alloc(&o);
     const int64_t offsets[] = {0, INT64_MAX};
     memcpy(o.bags, offsets, sizeof offsets);
@@ -528,7 +509,7 @@ static void make_table(support_rng *rng, clg_quant_layout layout, clg_embedding_
         const clg_quant_type t = (clg_quant_type)(1 + support_below(rng, 4));
         const int64_t groups = 1 + (int64_t)support_below(rng, 4), group = 1 + (int64_t)support_below(rng, 20);
         set_quant(&d->data, t, 2, N, groups * group);
-        d->scales = tensor(scale_type, 2, N, groups);
+        d->scales = bag_tensor(scale_type, 2, N, groups);
         const uint64_t zp = support_below(rng, 3);
         if (zp == 1) set_quant(&d->zero_points, t, 2, N, groups);
         if (zp == 2) set_quant(&d->zero_points, t, 1, 1, 0);
@@ -630,7 +611,7 @@ static void make_bags(support_rng *rng, qbag_case *c, int64_t N, char *name, siz
     const clg_dtype index_type = index_types[support_below(rng, 5)];
     const int64_t B = (int64_t)support_below(rng, 5), K = (int64_t)support_below(rng, 4);
     const int64_t L = packed ? B * K : (int64_t)support_below(rng, 9);
-    b->indices = packed ? tensor(index_type, 2, B, K) : tensor(index_type, 1, L, 0);
+    b->indices = packed ? bag_tensor(index_type, 2, B, K) : bag_tensor(index_type, 1, L, 0);
     if (b->mode == CLG_BAG_SUM && support_below(rng, 2))
         b->per_sample_weights = b->indices, b->per_sample_weights.type = CLG_F32;
     if (!torch && support_below(rng, 2)) {
@@ -642,9 +623,9 @@ static void make_bags(support_rng *rng, qbag_case *c, int64_t N, char *name, siz
     const clg_dtype bags_type = support_below(rng, 2) ? CLG_I32 : CLG_I64;
     if (b->bag_form == CLG_BAG_OFFSETS) {
         b->include_last_offset = torch && support_below(rng, 2);
-        b->offsets = tensor(bags_type, 1, B + b->include_last_offset, 0);
+        b->offsets = bag_tensor(bags_type, 1, B + b->include_last_offset, 0);
     } else if (b->bag_form == CLG_BAG_SEGMENTS) {
-        b->segment_ids = tensor(bags_type, 1, L, 0);
+        b->segment_ids = bag_tensor(bags_type, 1, L, 0);
         b->num_segments = B;
     }
     qbag_alloc(c);
@@ -736,12 +717,12 @@ START_TEST(wide_rows_many_bags)
         c.desc.layout = wide[l];
         if (wide[l] == CLG_QUANT_ORT_BLOCK) {
             set_quant(&c.desc.data, CLG_QUANT_I4, 2, N, D);
-            c.desc.scales = tensor(CLG_F16, 2, N, D / 32);
+            c.desc.scales = bag_tensor(CLG_F16, 2, N, D / 32);
             set_quant(&c.desc.zero_points, CLG_QUANT_I4, 2, N, D / 32);
             c.desc.block_size = 32;
         } else if (wide[l] == CLG_QUANT_OV_COMPRESSED) {
             set_quant(&c.desc.data, CLG_QUANT_I8, 2, N, D);
-            c.desc.scales = tensor(CLG_BF16, 2, N, 4);
+            c.desc.scales = bag_tensor(CLG_BF16, 2, N, 4);
         } else if (wide[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
             set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D / 2 + 4);
         } else {
@@ -751,9 +732,9 @@ START_TEST(wide_rows_many_bags)
         c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
                                               .bag_form = CLG_BAG_OFFSETS,
                                               .mode = l % 2 ? CLG_BAG_MEAN : CLG_BAG_SUM,
-                                              .indices = tensor(CLG_I64, 1, L, 0),
-                                              .offsets = tensor(CLG_I64, 1, B, 0)};
-        if (l % 2 == 0) c.desc.bag.per_sample_weights = tensor(CLG_F32, 1, L, 0);
+                                              .indices = bag_tensor(CLG_I64, 1, L, 0),
+                                              .offsets = bag_tensor(CLG_I64, 1, B, 0)};
+        if (l % 2 == 0) c.desc.bag.per_sample_weights = bag_tensor(CLG_F32, 1, L, 0);
         c.desc.output_type = l == 1 ? CLG_F16 : CLG_DTYPE_INVALID;
         qbag_alloc(&c);
         fill_table(&rng, &c);
