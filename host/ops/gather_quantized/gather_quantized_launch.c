@@ -163,7 +163,9 @@ cl_int clg_gather_quantized_set_args(cl_kernel k, const clg_gather_quantized_pla
     err |= clSetKernelArg(k, 12, sizeof A, &A);
     err |= clg_set_offset_arg(k, 13, p->I, o64);
     err |= clg_set_offset_arg(k, 14, p->U, o64);
-    err |= clg_set_offset_arg(k, 15, p->nb, o64);
+    /* the kernels divide unit numbers by nb: a quantize axis of length 0 along the gathered one has nb 0 yet one
+     * unit a slab, every one of them zeros (no row can be selected) */
+    err |= clg_set_offset_arg(k, 15, p->nb ? p->nb : 1, o64);
     err |= clg_set_offset_arg(k, 16, p->bs, o64);
     err |= clg_set_offset_arg(k, 17, p->Qd, o64);
     err |= clg_set_offset_arg(k, 18, p->QN, o64);

@@ -63,6 +63,50 @@ START_TEST(hostile_indices_zero_and_clamp)
 }
 END_TEST
 
+/* Gathering along an empty quantize axis (ONNX Runtime u4 [1, 5, 6, 0], gather axis = quantize axis = 3): no row can be
+ * selected, so the zero policy writes zeros, on both mappings (the kernels once divided by its 0 blocks). */
+START_TEST(empty_quantize_axis_gathered_gives_zeros)
+{
+    quant_case c;
+    memset(&c, 0, sizeof c);
+    const int64_t ds[] = {1, 5, 6, 0};
+    c.desc.layout = CLG_QUANT_ORT_BLOCK;
+    c.desc.data.type = CLG_QUANT_U4;
+    c.desc.data.rank = 4;
+    memcpy(c.desc.data.shape, ds, sizeof ds);
+    support_shape(&c.desc.indices, CLG_I32, 0, ds);
+    support_shape(&c.desc.scales, CLG_F16, 4, ds);
+    c.desc.block_size = 32;
+    c.desc.gather_axis = 3;
+    c.desc.quantize_axis = 3;
+    c.desc.output_type = CLG_BF16;
+    c.desc.oob_policy = CLG_OOB_ZERO;
+    quant_case_alloc(&c);
+    const int32_t index = 0;
+    memcpy(c.indices, &index, sizeof index);
+    unsigned char *want = support_poisoned(c.out_bytes);
+    ck_assert_int_eq(quant_reference(&c, want), CLG_SUCCESS);
+    for (size_t k = 0; k < c.out_bytes; ++k) ck_assert_uint_eq(want[k], 0);
+    clg_context *ctx = support_cl_context();
+    for (int m = 0; m < 2; ++m) {
+        support_use_mapping(ctx, support_mappings[m]);
+        const size_t guard = quant_out_guard(&c, 8);
+        unsigned char *region = support_poisoned(guard + c.out_bytes + guard);
+        ck_assert_int_eq(quant_enqueue(ctx, &c, 8, region), CLG_SUCCESS);
+        ck_assert(support_guards_intact(region, guard, c.out_bytes));
+        ck_assert_mem_eq(region + guard, want, c.out_bytes);
+        free(region);
+        unsigned char *got = support_poisoned(c.out_bytes);
+        ck_assert_int_eq(quant_sync(ctx, &c, got), CLG_SUCCESS);
+        ck_assert_mem_eq(got, want, c.out_bytes);
+        free(got);
+    }
+    support_use_mapping(ctx, NULL);
+    free(want);
+    quant_case_free(&c);
+}
+END_TEST
+
 /* 100,000 indices, the bad ones late and out of order: every path names the first in row-major order. */
 START_TEST(error_policy_names_the_first_bad_among_many)
 {
@@ -195,6 +239,7 @@ int main(void)
     TCase *tc = tcase_create("policies");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, hostile_indices_zero_and_clamp);
+    tcase_add_test(tc, empty_quantize_axis_gathered_gives_zeros);
     tcase_add_test(tc, error_policy_names_the_first_bad_among_many);
     tcase_add_test(tc, deferred_errors_gate_the_kernel);
     tcase_add_test(tc, verify_mode_passes_and_detects_a_mismatch);
