@@ -39,15 +39,16 @@
 #endif
 
 /* Output stores. Streaming stores are weakly ordered on x86: an sfence must make them visible before
- * the work-group completes. CPU runtimes run a group's items on one thread, so one sfence after the
- * group's barrier orders every streaming store the group made (a fence per item costs more than the
- * streaming saves). Kernels using STREAM_GROUP_FENCE must let every item reach it. */
+ * the work-group completes. CPU runtimes run a group's items one after another on one thread, so one
+ * sfence by the group's last item orders every streaming store the group made (a fence per item costs
+ * more than the streaming saves). No barrier before it: PoCL 3.1 corrupts memory outside the kernel's
+ * buffers when dequant_runs ends in barrier() (docs/drivers.md, "PoCL: a closing barrier"). Kernels
+ * using STREAM_GROUP_FENCE must let every item reach it. */
 #if defined(STREAM) && STREAM && HINT_STREAM
 #define STORE_UNIT(p, v) __builtin_nontemporal_store((v), (p))
-#define STREAM_GROUP_FENCE()                               \
-    do {                                                   \
-        barrier(CLK_GLOBAL_MEM_FENCE);                     \
-        if (get_local_id(0) == 0) __builtin_ia32_sfence(); \
+#define STREAM_GROUP_FENCE()                                                   \
+    do {                                                                       \
+        if (get_local_id(0) + 1 == get_local_size(0)) __builtin_ia32_sfence(); \
     } while (0)
 #else
 #define STORE_UNIT(p, v)     (*(p) = (v))
