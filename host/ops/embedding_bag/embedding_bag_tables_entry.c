@@ -28,17 +28,17 @@ static clg_status plan_run(const void *desc, void *plan_ptr, clg_run_plan *run)
         .op = &tables_operation,
         .plan = plan,
         .input_count = INPUT_COUNT,
-        .operands = {{"tables", b->table_bytes, b->table_type},
+        .operands = {{"tables", b->table_bytes, plan->converts ? plan->widest_plain : b->table_type},
                      {"indices", b->index_bytes, b->index_type},
                      {"offsets", b->bags_bytes, b->bags_type},
                      {"per_sample_weights", b->weights_bytes, b->weights_bytes ? b->table_type : CLG_DTYPE_INVALID},
-                     {"output", b->out_bytes, b->table_type}},
+                     {"output", b->out_bytes, plan->out_type}},
         .out_elems = b->out_elems,
-        .out_elem_size = b->table_size,
+        .out_elem_size = plan->out_size,
         .out_rank = b->out_rank,
         .out_shape = plan->out_shape,
         .flag_mode = CLG_FLAG_CHECK_KERNEL,
-        .scratch_offset_modulus = b->table_size,
+        .scratch_offset_modulus = plan->out_size,
     };
     return CLG_SUCCESS;
 }

@@ -4,7 +4,7 @@ import ctypes
 import os
 
 # CLGATHER_ABI_VERSION of the include/clgather.h these declarations mirror.
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 MAX_RANK = 8
 MAX_OUTPUT_RANK = 2 * MAX_RANK - 1
@@ -183,6 +183,7 @@ class EmbeddingBagTablesDesc(ctypes.Structure):
         ("offsets", TensorDesc),
         ("per_sample_weights", TensorDesc),
         ("include_last_offset", ctypes.c_int32),
+        ("output_type", ctypes.c_int),
     ]
 
 
