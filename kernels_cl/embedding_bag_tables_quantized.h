@@ -51,6 +51,9 @@ inline dequant_params table_params(__global const ulong *meta, ulong T, ulong t)
     return q;
 }
 
+/* Values a plain table's piece holds: wider than a quantized piece, since a plain value needs no stage. */
+#define PLAIN_PIECE 32
+
 /* Value e of a plain table of kind 0 f32, 1 f16, 2 bf16, widened exactly. */
 inline float plain_value(__global const uchar *table, int kind, ulong e)
 {
@@ -59,13 +62,14 @@ inline float plain_value(__global const uchar *table, int kind, ulong e)
     return as_float(kind == 1 ? f16_to_f32_bits(h) : h << 16);
 }
 
-/* Values k0 .. k0 + count - 1 of the rows of a plain table (D values a row) reduced over bag [start, end)
- * as reduce_piece reduces a quantized piece, into out from element `first`: an empty bag is zeros. */
+/* Values k0 .. k0 + count - 1 (count <= PLAIN_PIECE) of the rows of a plain table (D values a row) reduced
+ * over bag [start, end) as reduce_piece reduces a quantized piece, into out from element `first`: an
+ * empty bag is zeros. */
 inline void reduce_plain_piece(const bag_inputs *in, __global const uchar *table, int kind, ulong D, ulong k0,
                                ulong count, ulong start, ulong end, __global uchar *out, ulong first, int out_kind)
 {
-    float acc[QBAG_PIECE];
-    for (int j = 0; j < QBAG_PIECE; ++j) acc[j] = in->mode == MODE_MAX ? -INFINITY : 0.0f;
+    float acc[PLAIN_PIECE];
+    for (int j = 0; j < PLAIN_PIECE; ++j) acc[j] = in->mode == MODE_MAX ? -INFINITY : 0.0f;
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
         const long row = bag_row(in, i);
@@ -77,36 +81,50 @@ inline void reduce_plain_piece(const bag_inputs *in, __global const uchar *table
     for (ulong j = 0; j < count; ++j) store_output(out, out_kind, first + j, n ? finish(in, acc[j], n) : 0u);
 }
 
-/* Pieces of a row of table t. */
-inline ulong table_pieces(__global const ulong *meta, ulong T, ulong t)
+/* Table t as its pieces read it, found once a (table, bag): its bag inputs (N its rows, D the output's row
+ * width), unit parameters, first byte, first output column and pieces. */
+typedef struct qtable {
+    bag_inputs in;
+    dequant_params q;
+    __global const uchar *table;
+    ulong column, width, pieces_per_unit, pieces;
+    int format, plain_kind;
+} qtable;
+
+inline qtable qtable_of(const bag_inputs *all, __global const ulong *meta, ulong T, ulong t,
+                        __global const uchar *tables)
 {
     __global const ulong *w = qmeta_of(meta, T, t);
-    return meta[4 * t + META_WIDTH] ? w[QMETA_UNITS] * w[QMETA_PIECES_PER_UNIT] : 0;
+    qtable v;
+    v.in = *all;
+    v.in.N = meta[4 * t + META_ROWS];
+    v.q = table_params(meta, T, t);
+    v.table = tables + meta[4 * t + META_START];
+    v.column = meta[4 * t + META_COLUMN];
+    v.width = meta[4 * t + META_WIDTH];
+    v.pieces_per_unit = w[QMETA_PIECES_PER_UNIT];
+    v.pieces = v.width ? w[QMETA_UNITS] * v.pieces_per_unit : 0;
+    v.format = (int)w[QMETA_FORMAT];
+    v.plain_kind = (int)w[QMETA_PLAIN_KIND];
+    return v;
 }
 
-/* Piece x of bag k = t*B + b (indices [start, end)) into output row b. `all` holds the bag inputs of the
- * call, its D the output's row width; stage the work-item's QBAG_PIECE words. */
-inline void reduce_table_piece(const bag_inputs *all, __global const ulong *meta, ulong T, ulong t, ulong b, offset_t x,
-                               __global const uchar *tables, __global uint *stage, ulong start, ulong end,
-                               __global uchar *out, int out_kind)
+/* Piece x of the view's bag (indices [start, end)) into output row b; stage the work-item's QBAG_PIECE
+ * words. */
+inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global uint *stage, ulong start, ulong end,
+                                __global uchar *out, int out_kind)
 {
-    __global const ulong *w = qmeta_of(meta, T, t);
-    __global const uchar *table = tables + meta[4 * t + META_START];
-    bag_inputs in = *all;
-    in.N = meta[4 * t + META_ROWS];
-    const ulong column = meta[4 * t + META_COLUMN];
-    if (w[QMETA_FORMAT] == 0) {
-        const ulong D = meta[4 * t + META_WIDTH], k0 = (ulong)x * QBAG_PIECE;
-        if (k0 >= D) return;
-        reduce_plain_piece(&in, table, (int)w[QMETA_PLAIN_KIND], D, k0, min((ulong)QBAG_PIECE, D - k0), start, end, out,
-                           b * in.D + column + k0, out_kind);
+    if (v->format == 0) {
+        const ulong k0 = (ulong)x * PLAIN_PIECE;
+        if (k0 >= v->width) return;
+        reduce_plain_piece(&v->in, v->table, v->plain_kind, v->width, k0, min((ulong)PLAIN_PIECE, v->width - k0), start,
+                           end, out, b * v->in.D + v->column + k0, out_kind);
         return;
     }
-    const dequant_params q = table_params(meta, T, t);
-    piece pc = piece_at(&q, x, (offset_t)w[QMETA_PIECES_PER_UNIT]);
+    piece pc = piece_at(&v->q, x, (offset_t)v->pieces_per_unit);
     if (!pc.count) return;
-    pc.column += (offset_t)column;
-    reduce_piece(&q, &in, table, table, table, stage, &pc, start, end, out, b, out_kind);
+    pc.column += (offset_t)v->column;
+    reduce_piece(&v->q, &v->in, v->table, v->table, v->table, stage, &pc, start, end, out, b, out_kind);
 }
 
 /* The arguments: the tables buffer, then QBAG_PARAMETERS' bag part (B the bags a table, bags_count
@@ -120,7 +138,7 @@ inline void reduce_table_piece(const bag_inputs *all, __global const ulong *meta
         __global const ulong *meta, ulong T, ulong out_width, ulong workers, ulong max_pieces,                     \
         __global uint *stage_base, int gated, __global const uint *gate
 
-/* The call's bag inputs: N per table (reduce_table_piece), D the output's row width. */
+/* The call's bag inputs: N per table (qtable_of), D the output's row width. */
 #define QTABLES_INPUTS()                                                                                     \
     inputs_of((__global const uint *)0, 0, bag_indices, bag_indices_offset, index_size, index_signed, bags,  \
               bags_offset, bags_size, bags_signed, weights, weights_offset, has_weights, 0, out_width, L, 0, \
@@ -137,11 +155,11 @@ __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
     __global uchar *out = out_base + out_offset;
     __global uint *stage = stage_base + w * QBAG_PIECE;
     for (ulong k = w; k < T * B; k += workers) {
-        const ulong t = k / B, b = k % B, pieces = table_pieces(meta, T, t);
+        const qtable v = qtable_of(&all, meta, T, k / B, tables);
         ulong start, end;
         bag_range(&all, k, &start, &end);
-        for (offset_t x = 0; x < (offset_t)pieces; ++x)
-            reduce_table_piece(&all, meta, T, t, b, x, tables, stage, start, end, out, out_kind);
+        for (offset_t x = 0; x < (offset_t)v.pieces; ++x)
+            reduce_qtable_piece(&v, k % B, x, stage, start, end, out, out_kind);
     }
 }
 
@@ -156,11 +174,11 @@ __kernel void bag_quantized_tables_columns(QTABLES_PARAMETERS)
     __global uchar *out = out_base + out_offset;
     __global uint *stage = stage_base + (w * max_pieces + x) * QBAG_PIECE;
     for (ulong k = w; k < T * B; k += workers) {
-        const ulong t = k / B, b = k % B;
-        if (x >= table_pieces(meta, T, t)) continue;
+        const qtable v = qtable_of(&all, meta, T, k / B, tables);
+        if (x >= v.pieces) continue;
         ulong start, end;
         bag_range(&all, k, &start, &end);
-        reduce_table_piece(&all, meta, T, t, b, (offset_t)x, tables, stage, start, end, out, out_kind);
+        reduce_qtable_piece(&v, k % B, (offset_t)x, stage, start, end, out, out_kind);
     }
 }
 

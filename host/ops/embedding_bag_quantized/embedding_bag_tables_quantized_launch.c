@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* kernels_cl/embedding_bag_quantized.cl: QBAG_PIECE values a piece; embedding_bag_tables_quantized.h: the
- * words a table past the check's four */
-#define PIECE_VALUES 8
-#define QMETA_WORDS  5
+/* kernels_cl/embedding_bag_quantized.cl: QBAG_PIECE values a quantized piece; embedding_bag_tables_quantized.h:
+ * PLAIN_PIECE values a plain table's piece, the words a table past the check's four */
+#define PIECE_VALUES       8
+#define PLAIN_PIECE_VALUES 32
+#define QMETA_WORDS        5
 
 /* The program of the call's block family: the one the single-table call builds for a table of that family
  * (FBGEMM's, the smallest, where every table is plain). */
@@ -39,7 +40,7 @@ static clg_status table_words(const clg_embedding_bag_table *e, cl_ulong *w, uin
 {
     const uint64_t D = (uint64_t)e->width;
     memset(w, 0, QMETA_WORDS * sizeof *w);
-    uint64_t units = 1, unit_values = D;
+    uint64_t units = 1, unit_values = D, piece_values = PLAIN_PIECE_VALUES;
     if (e->quant_layout != 0 && D > 0) {
         clg_gather_quantized_plan g;
         const clg_status st = clg_embedding_bag_table_quant_plan(e, &g);
@@ -47,12 +48,13 @@ static clg_status table_words(const clg_embedding_bag_table *e, cl_ulong *w, uin
         w[0] = (cl_ulong)g.ggml;
         units = g.U;
         unit_values = g.ggml_block_values;
+        piece_values = PIECE_VALUES;
     } else {
         w[1] = e->type == CLG_F32 ? 0 : e->type == CLG_F16 ? 1 : 2;
     }
     w[2] = units;
     w[3] = unit_values;
-    w[4] = (unit_values + PIECE_VALUES - 1) / PIECE_VALUES;
+    w[4] = (unit_values + piece_values - 1) / piece_values;
     *pieces = D ? units * w[4] : 0;
     return CLG_SUCCESS;
 }
