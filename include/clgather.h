@@ -1008,6 +1008,10 @@ typedef struct clg_embedding_bag_tables_desc {
 CLG_API clg_status clg_embedding_bag_tables_output_shape(const clg_embedding_bag_tables_desc *desc, int32_t *out_rank,
                                                          int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
 
+/** Validate a table-batched descriptor and give the output's type (clg_embedding_bag_tables_desc.output_type's
+ *  rule: the plain tables' one type, else output_type, 0 meaning f32). */
+CLG_API clg_status clg_embedding_bag_tables_output_type(const clg_embedding_bag_tables_desc *desc, clg_dtype *out_type);
+
 /** Validate a table-batched descriptor and give the byte size of each input and of the output: tables_bytes
  *  is the largest byte_offset + N_t * (bytes of a row) (the tables buffer must hold that many bytes), weights_bytes
  *  0 when per_sample_weights are absent. Any pointer may be NULL. */

@@ -151,15 +151,6 @@ static int read_tables(const char *list, const char *layouts, int bf16, table_se
     return rc;
 }
 
-/* The output's type: --output-type, else the plain tables' one type, else f32 (the call's rule). */
-static clg_dtype output_type_of(const clg_embedding_bag_tables_desc *d)
-{
-    if (d->output_type != CLG_DTYPE_INVALID) return d->output_type;
-    for (int32_t t = 0; t < d->num_tables; ++t)
-        if (d->tables[t].quant_layout || d->tables[t].type != d->tables[0].type) return CLG_F32;
-    return d->tables[0].type;
-}
-
 static int run_tables(cli_option *o, table_set *tables, cli_tensor in[INPUT_COUNT], cli_tensor *output)
 {
     static const int required[] = {OPT_TABLES, OPT_INDICES, OPT_OFFSETS, OPT_OUT};
@@ -197,7 +188,9 @@ static int run_tables(cli_option *o, table_set *tables, cli_tensor in[INPUT_COUN
     if (st != CLG_SUCCESS)
         return cli_fail_status(st, "%s on tables '%s' and indices '%s'", command, o[OPT_TABLES].value,
                                o[OPT_INDICES].value);
-    const clg_dtype type = output_type_of(&desc), out_type = type == CLG_BF16 ? CLG_U16 : type; /* bf16: u16 bits */
+    clg_dtype type = CLG_F32;
+    clg_embedding_bag_tables_output_type(&desc, &type);           /* validated by output_shape above */
+    const clg_dtype out_type = type == CLG_BF16 ? CLG_U16 : type; /* bf16 results as their uint16 bits */
     if (cli_tensor_alloc(output, out_type, out_rank, out_shape, "output") != 0) return CLI_EXIT_REFUSED;
     clg_context *ctx = NULL;
     if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;

@@ -50,6 +50,16 @@ clg_status clg_embedding_bag_tables_output_shape(const clg_embedding_bag_tables_
     return clg_planned_output_shape(plan_run, desc, &plan, out_rank, out_shape);
 }
 
+clg_status clg_embedding_bag_tables_output_type(const clg_embedding_bag_tables_desc *desc, clg_dtype *out_type)
+{
+    clg_clear_error();
+    if (!out_type) return clg_fail(CLG_ERR_NULL_ARGUMENT, "out_type is NULL");
+    clg_embedding_bag_tables_plan plan;
+    const clg_status st = clg_embedding_bag_tables_plan_make(desc, &plan);
+    if (st == CLG_SUCCESS) *out_type = plan.out_type;
+    return st;
+}
+
 clg_status clg_embedding_bag_tables_sizes(const clg_embedding_bag_tables_desc *desc, uint64_t *tables_bytes,
                                           uint64_t *indices_bytes, uint64_t *offsets_bytes, uint64_t *weights_bytes,
                                           uint64_t *output_bytes)

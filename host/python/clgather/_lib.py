@@ -286,6 +286,7 @@ _SIGNATURES["clg_embedding_bag_quantized_enqueue"] = (
     [vp, P(EmbeddingBagQuantizedDesc), cl_handle] + [cl_handle, sz] * 7 + [u32, evp, evp],
 )
 _SIGNATURES["clg_embedding_bag_tables_output_shape"] = (status, [P(EmbeddingBagTablesDesc), i32p, shape_out])
+_SIGNATURES["clg_embedding_bag_tables_output_type"] = (status, [P(EmbeddingBagTablesDesc), P(ctypes.c_int)])
 _SIGNATURES["clg_embedding_bag_tables"] = (status, [vp, P(EmbeddingBagTablesDesc)] + [vp, sz] * 5)
 _SIGNATURES["clg_embedding_bag_tables_reference"] = (status, [P(EmbeddingBagTablesDesc)] + [vp, sz] * 5)
 _SIGNATURES["clg_embedding_bag_tables_enqueue"] = (

@@ -628,13 +628,17 @@ def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_wei
     wanted = None if out_dtype is None else numpy_dtype(out_dtype)
     if wanted is not None:
         desc.output_type = clg_dtype(wanted, "out_dtype")
-    converts = dtype is None or (wanted is not None and wanted != dtype)
-    out_type = (wanted or np.dtype(np.float32)) if converts else dtype
+    converts = dtype is None or (wanted is not None and wanted != dtype)  # then the weights are float32
     weights = None
     if per_sample_weights is not None:
         weights = _like(per_sample_weights, np.dtype(np.float32) if converts else dtype, "per_sample_weights")
         desc.per_sample_weights = describe(weights, "per_sample_weights")
     desc.include_last_offset = 1 if include_last_offset else 0
     shape = output_shape(lib.clg_embedding_bag_tables_output_shape, desc, _EMBEDDING_BAG_TABLES.label)
+    code = ctypes.c_int()
+    raise_for_status(lib.clg_embedding_bag_tables_output_type(ctypes.byref(desc), ctypes.byref(code)),
+                     _EMBEDDING_BAG_TABLES.label)
+    names = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64"}
+    out_type = numpy_dtype(names[lib.clg_dtype_name(code.value).decode()])
     named = [("tables", buffer), ("indices", indices), ("offsets", offsets), ("per_sample_weights", weights)]
     return _dispatch(_EMBEDDING_BAG_TABLES, ctypes.byref(desc), named, shape, out_type, ctx, wait_for, _reference, out)

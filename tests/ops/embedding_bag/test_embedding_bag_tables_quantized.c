@@ -165,6 +165,9 @@ START_TEST(fbgemm_mix_hand_checked)
                              CLG_SUCCESS);
             ck_assert_uint_eq(tables_bytes, sizeof mix_tables);
             ck_assert_uint_eq(out_bytes, c.out_bytes);
+            clg_dtype type = CLG_DTYPE_INVALID;
+            ck_assert_int_eq(clg_embedding_bag_tables_output_type(&c.desc, &type), CLG_SUCCESS);
+            ck_assert_int_eq(type, out_type);
             mix_expected((clg_bag_mode)m, out_type, 0, want);
             char name[64];
             snprintf(name, sizeof name, "FBGEMM mix, %s, %s out", clg_bag_mode_name((clg_bag_mode)m),
@@ -269,6 +272,15 @@ START_TEST(refused_descriptors)
     p.num_tables = 1, p.offsets = bag_tensor(CLG_I32, 1, 3, 0), p.output_type = CLG_BF16;
     ck_assert_int_eq(clg_embedding_bag_tables_sizes(&p, NULL, NULL, NULL, NULL, &bytes), CLG_SUCCESS);
     ck_assert_uint_eq(bytes, 2 * 2 * 2); /* one f32 table, bf16 out: it converts */
+    clg_dtype type = CLG_DTYPE_INVALID;
+    ck_assert_int_eq(clg_embedding_bag_tables_output_type(&p, &type), CLG_SUCCESS);
+    ck_assert_int_eq(type, CLG_BF16);
+    p.output_type = CLG_DTYPE_INVALID, p.tables = plain + 1, p.offsets.shape[0] = 3; /* one f64 table: f64 out */
+    ck_assert_int_eq(clg_embedding_bag_tables_output_type(&p, &type), CLG_SUCCESS);
+    ck_assert_int_eq(type, CLG_F64);
+    ck_assert_int_eq(clg_embedding_bag_tables_output_type(&p, NULL), CLG_ERR_NULL_ARGUMENT);
+    p.output_type = CLG_F16; /* f64 into f16: it would convert, and f64 does not */
+    ck_assert_int_eq(clg_embedding_bag_tables_output_type(&p, &type), CLG_ERR_INVALID_DTYPE);
 }
 END_TEST
 
