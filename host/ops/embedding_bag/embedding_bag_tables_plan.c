@@ -108,7 +108,7 @@ static clg_status check_table(const clg_embedding_bag_table *tables, int32_t t, 
     clg_row_layout row;
     const clg_status st = e->quant_layout != 0 ? check_quantized(e, t, &row) : check_plain(e, t);
     if (st != CLG_SUCCESS) return st;
-    /* a row's bytes: a plain row's D * size, a quantized one's at most D + 8 (< 2^64 for D < 2^63) */
+    /* a row's bytes: a plain row's D * size (its overflow tested here), a quantized one's at most 34 / 32 D + 8 */
     const uint64_t row_bytes = clg_embedding_bag_table_row_bytes(e);
     const clg_size bytes = clg_size_mul(clg_size_of((uint64_t)e->rows), clg_size_of(row_bytes));
     const bool plain_overflow = e->quant_layout == 0 && (uint64_t)e->width > UINT64_MAX / clg_dtype_size(e->type);
