@@ -13,7 +13,9 @@
 #     (107, 76 and some 40 s there, most of it the oracles' start-up; the programs they run are
 #     cli_gather_quantized's and cli_embedding_bag's, held against the oracles on PoCL and Intel), and
 #     test_embedding_bag_quantized (360 s there in the clean-clone run of 927e756; cli_embedding_bag and
-#     cli_demo run quantized bags on rusticl, PoCL and Intel run the suite); the randomized ones at a
+#     cli_demo run quantized bags on rusticl, PoCL and Intel run the suite) and
+#     test_embedding_bag_tables_quantized (the same three programs, 3 minutes there at 10%; cli_embedding_bag
+#     and cli_demo run a table-batched FBGEMM mix there); the randomized ones at a
 #     tenth of their cases and the eight-thread stress at 60 calls a thread (each
 #     call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
@@ -21,7 +23,8 @@
 #     outside-oracle CLI tests (as on rusticl), test_embedding_bag_quantized (almost 4 minutes simulated
 #     even at 2%, clean of reports since the workaround of tests/drivers/oclgrind_stale_shadow; its
 #     decode is the dequantizing gather's and its reduction the float EmbeddingBag's, both simulated
-#     here, and cli_embedding_bag and cli_demo run quantized bags), the randomized ones at 2% of their
+#     here, and cli_embedding_bag and cli_demo run quantized bags; test_embedding_bag_tables_quantized runs,
+#     10 s there at 2%), the randomized ones at 2% of their
 #     cases, CK_FORK=no;
 #     any Oclgrind report (ci/oclgrind_reports.awk) fails the run;
 # then every driver reproducer of tests/drivers on every implementation against expected.txt.
@@ -72,7 +75,7 @@ suite_on() { # implementation, ctest args...
 if wanted intel; then CLGATHER_TEST_SCALE=0.15 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=60 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized)$|_extreme_tuning$'
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables_quantized)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)

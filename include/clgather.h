@@ -176,7 +176,7 @@ CLG_API const char *clg_version(void);
  *  loads the library at run time (the Python binding) can refuse a library it does not match. Values
  *  appended to an enum (before its _COUNT) leave it: every earlier value keeps its meaning, and a caller
  *  that names a new one to an older library gets that enum's "invalid" error, never a misreading. */
-#define CLGATHER_ABI_VERSION 3
+#define CLGATHER_ABI_VERSION 4
 
 /** CLGATHER_ABI_VERSION of the header the library was built from. */
 CLG_API int32_t clg_abi_version(void);
@@ -949,47 +949,71 @@ CLG_API clg_status clg_embedding_bag_reference(const clg_embedding_bag_desc *des
 /* ------------------------------------------------------------------------------------------------ */
 
 /** One table of a table-batched EmbeddingBag: N_t rows of D_t values, stored row-major at byte_offset
- *  in the call's one tables buffer (OpenCL kernels cannot index an array of buffers). */
+ *  in the call's one tables buffer (OpenCL kernels cannot index an array of buffers). A table is plain
+ *  (quant_layout 0: rows of `type` values) or quantized (quant_layout a clg_quant_layout whose rows hold
+ *  their own scales: ggml's q4_0 ... iq4_xs, rows of whole 32- or 256-value blocks, D_t a multiple of the
+ *  block; fbgemm-8bit-rowwise, rows of D_t + 8 bytes; fbgemm-4bit-rowwise, rows of D_t / 2 + 4 bytes, D_t
+ *  even), each value the f32 clg_gather_quantized gives it. ONNX Runtime's and OpenVINO's layouts keep their
+ *  scales in a tensor of their own, which this call has no place for: CLG_ERR_INVALID_LAYOUT (use
+ *  clg_embedding_bag_quantized, a call a table). */
 typedef struct clg_embedding_bag_table {
-    clg_dtype type; /**< f32, f16, bf16 or f64; every table of a call has the same type */
-    /** 0: plain rows of `type` values. Reserved for quantized rows (a clg_quant_layout): any other value is
-     *  refused with CLG_ERR_INVALID_LAYOUT in this version. */
+    /** plain tables: f32, f16, bf16 or f64 (see clg_embedding_bag_tables_desc for which may mix); quantized
+     *  tables: 0 (the layout gives the type) */
+    clg_dtype type;
+    /** 0: plain rows of `type` values; else a clg_quant_layout with self-contained rows (see above) */
     int32_t quant_layout;
-    int64_t rows;         /**< N_t >= 0 */
-    int64_t width;        /**< D_t >= 0: values a row */
-    uint64_t byte_offset; /**< where row 0 starts in the tables buffer; a multiple of the type's size */
+    int64_t rows;  /**< N_t >= 0 */
+    int64_t width; /**< D_t >= 0: values a row (a quantized row's logical values) */
+    /** where row 0 starts in the tables buffer; plain tables: a multiple of the type's size; quantized: any */
+    uint64_t byte_offset;
 } clg_embedding_bag_table;
 
-/** A table-batched EmbeddingBag (FBGEMM's SplitTableBatchedEmbeddingBagsCodegen forward): T tables in one
- *  call, one indices array, and offsets laid out table-major, bag (t, b) being offsets entry k = t * B + b:
- *  indices [offsets[k], offsets[k+1]) (the last bag runs to len(indices), or to offsets[T*B] with
- *  include_last_offset, which FBGEMM always uses). Output [B, sum of D_t] of the tables' type, table t's bags
- *  in columns [sum of D_<t, sum of D_<=t). Each bag is reduced exactly as clg_embedding_bag_desc's
- *  torch-embedding-bag offsets form reduces it (bag order, f32 accumulation, f64 for f64 tables, one rounding;
- *  mean one division; max NaN-propagating), an empty bag giving zeros in every mode. offsets[0] must be 0 and,
- *  with include_last_offset, offsets[T*B] must be len(indices) (as FBGEMM's bounds check requires), offsets
- *  must not decrease; each index must lie in [0, N_t) of the table whose bag holds it. The offsets are checked
- *  before the indices, each in position order, and the first bad value fails the call naming its position,
- *  table and bag (CLG_ERR_INVALID_OFFSETS, CLG_ERR_INDEX_OUT_OF_RANGE), output untouched. Zero-initialise it,
- *  then fill in. */
+/** A table-batched EmbeddingBag (FBGEMM's SplitTableBatchedEmbeddingBagsCodegen forward, and with
+ *  quantized tables its IntNBitTableBatchedEmbeddingBagsCodegen): T tables in one call, one indices array,
+ *  and offsets laid out table-major, bag (t, b) being offsets entry k = t * B + b: indices
+ *  [offsets[k], offsets[k+1]) (the last bag runs to len(indices), or to offsets[T*B] with include_last_offset,
+ *  which FBGEMM always uses). Output [B, sum of D_t], table t's bags in columns [sum of D_<t, sum of D_<=t).
+ *  Each bag is reduced exactly as clg_embedding_bag_desc's torch-embedding-bag offsets form reduces it (bag
+ *  order, f32 accumulation, f64 for f64 tables, one rounding; mean one division; max NaN-propagating), an
+ *  empty bag giving zeros in every mode. Types:
+ *   - every table plain of one type, output_type 0 or that type: the output has the tables' type, and so do
+ *     per_sample_weights (as before output_type existed);
+ *   - otherwise (a quantized table, plain tables of different types, or another output_type): each table its
+ *     own type or layout, every value widened or dequantized to f32 exactly as clg_embedding_bag_quantized
+ *     does, reduced in f32 and rounded once to output_type (f32, f16 or bf16; 0 means f32);
+ *     per_sample_weights f32; no f64 table. The quantized tables of one call share one block family (ggml's
+ *     32-value blocks, ggml's super-blocks, FBGEMM's rows: each is a program of its own), plain tables mix
+ *     with any; two families are CLG_ERR_INVALID_LAYOUT naming a table of each.
+ *  offsets[0] must be 0 and, with include_last_offset, offsets[T*B] must be len(indices) (as FBGEMM's bounds
+ *  check requires), offsets must not decrease; each index must lie in [0, N_t) of the table whose bag holds
+ *  it. The offsets are checked before the indices, each in position order, and the first bad value fails
+ *  the call naming its position, table and bag (CLG_ERR_INVALID_OFFSETS, CLG_ERR_INDEX_OUT_OF_RANGE), output
+ *  untouched. Zero-initialise it, then fill in. */
 typedef struct clg_embedding_bag_tables_desc {
     clg_bag_mode mode;                     /**< sum (0), mean or max */
     int32_t num_tables;                    /**< T >= 1 */
     const clg_embedding_bag_table *tables; /**< T entries, read during the call only */
     clg_tensor_desc indices;               /**< [L] of any integer type */
     clg_tensor_desc offsets;               /**< [T*B] of any integer type ([T*B + 1] with include_last_offset) */
-    /** optional (type 0: absent), sum only: [L] of the tables' type */
+    /** optional (type 0: absent), sum only: [L] of the tables' type (f32 where the call converts, above) */
     clg_tensor_desc per_sample_weights;
     int32_t include_last_offset; /**< 1 if offsets holds T*B + 1 entries, the last ending the last bag */
+    /** 0: the tables' type where every table is plain of one type, else f32; or f32, f16, bf16 (or the
+     *  plain tables' one type) */
+    clg_dtype output_type;
 } clg_embedding_bag_tables_desc;
 
 /** Validate a table-batched descriptor and give the output shape [B, sum of D_t]; out_shape must hold
- *  CLG_MAX_OUTPUT_RANK entries. The output type is the tables'. */
+ *  CLG_MAX_OUTPUT_RANK entries. The output type is clg_embedding_bag_tables_desc.output_type's rule. */
 CLG_API clg_status clg_embedding_bag_tables_output_shape(const clg_embedding_bag_tables_desc *desc, int32_t *out_rank,
                                                          int64_t out_shape[CLG_MAX_OUTPUT_RANK]);
 
+/** Validate a table-batched descriptor and give the output's type (clg_embedding_bag_tables_desc.output_type's
+ *  rule: the plain tables' one type, else output_type, 0 meaning f32). */
+CLG_API clg_status clg_embedding_bag_tables_output_type(const clg_embedding_bag_tables_desc *desc, clg_dtype *out_type);
+
 /** Validate a table-batched descriptor and give the byte size of each input and of the output: tables_bytes
- *  is the largest byte_offset + N_t * D_t * size (the tables buffer must hold that many bytes), weights_bytes
+ *  is the largest byte_offset + N_t * (bytes of a row) (the tables buffer must hold that many bytes), weights_bytes
  *  0 when per_sample_weights are absent. Any pointer may be NULL. */
 CLG_API clg_status clg_embedding_bag_tables_sizes(const clg_embedding_bag_tables_desc *desc, uint64_t *tables_bytes,
                                                   uint64_t *indices_bytes, uint64_t *offsets_bytes,
@@ -998,7 +1022,8 @@ CLG_API clg_status clg_embedding_bag_tables_sizes(const clg_embedding_bag_tables
 /** Enqueue a table-batched EmbeddingBag, one reduction kernel over every table, as clg_embedding_bag_enqueue
  *  does (check kernel and its verdict, or under CLG_CONTEXT_DEFER_ERRORS a gated kernel; verify mode waits
  *  and compares). weights NULL when absent. Byte offsets: each a multiple of its tensor's element size
- *  (CLG_ERR_MISALIGNED_OFFSET); tables_offset is added to every table's byte_offset. */
+ *  (CLG_ERR_MISALIGNED_OFFSET; tables_offset a multiple of the largest plain table type's size, any where
+ *  every table is quantized); tables_offset is added to every table's byte_offset. */
 CLG_API clg_status clg_embedding_bag_tables_enqueue(clg_context *ctx, const clg_embedding_bag_tables_desc *desc,
                                                     cl_command_queue queue, cl_mem tables, size_t tables_offset,
                                                     cl_mem indices, size_t indices_offset, cl_mem offsets,

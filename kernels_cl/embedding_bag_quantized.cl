@@ -146,3 +146,6 @@ __kernel void bag_quantized_columns(QBAG_PARAMETERS)
         reduce_piece(&q, &in, data, scales, zp, stage, &pc, start, end, output, bag, out_kind);
     }
 }
+
+/* the table-batched call over quantized and mixed tables, in the same programs */
+#include "embedding_bag_tables_quantized.h"

@@ -1,12 +1,16 @@
 /* clgather embedding-bag-tables: one table-batched EmbeddingBag (FBGEMM's TBE forward) over .npy files.
- * --tables lists the tables' files, comma-separated, each [N_t, ...] of one float type (trailing
+ * --tables lists the tables' files, comma-separated, each [N_t, ...] of a float type (trailing
  * dimensions flattened into rows of D_t); they are laid out one after the other in one buffer, as the
- * call takes them. bf16 tables, weights and output travel as uint16 files of their bits (--table-type
- * bf16), since NumPy has no bf16. */
+ * call takes them. --layouts names each table's layout, comma-separated in the same order: "plain" for a
+ * float table, else a layout whose rows hold their scales (ggml's, FBGEMM's), the file then uint8
+ * [N_t, bytes a row] as gather-quantized takes it; --output-type f32, f16 or bf16 (the call's rule where
+ * absent). bf16 tables, weights and output travel as uint16 files of their bits (--table-type bf16: every
+ * plain table), since NumPy has no bf16. */
 #include "cli_args.h"
 #include "cli_error.h"
 #include "commands.h"
 #include "npy.h"
+#include "quant_table_args.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,8 @@
 enum {
     OPT_TABLES,
     OPT_TABLE_TYPE,
+    OPT_LAYOUTS,
+    OPT_OUTPUT_TYPE,
     OPT_INDICES,
     OPT_OFFSETS,
     OPT_INCLUDE_LAST_OFFSET,
@@ -44,8 +50,59 @@ static void table_set_free(table_set *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Entry `t` of a comma-separated list (the whole text for t = 0 of a list without commas), into buf. */
+static int list_entry(const char *list, int t, char *buf, size_t size)
+{
+    const char *p = list;
+    for (int k = 0; k < t && p; ++k) {
+        p = strchr(p, ',');
+        if (p) ++p;
+    }
+    if (!p) return 0;
+    const size_t n = strcspn(p, ",");
+    if (n >= size) return 0;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return 1;
+}
+
+/* Table t's layout from --layouts ("plain" or absent: a float table), its width for a quantized one: the
+ * values a row the dequantizing gather finds in its u8 [N, bytes] rows. */
+static int describe_table(const char *layouts, int t, const cli_tensor *table, const char *name,
+                          clg_embedding_bag_table *e)
+{
+    char text[64] = "plain";
+    if (layouts && !list_entry(layouts, t, text, sizeof text))
+        return cli_fail(CLI_EXIT_USAGE, "%s: --layouts has no entry for table %d ('%s')", command, t, name);
+    if (strcmp(text, "plain") == 0) return 0;
+    clg_quant_layout layout;
+    if (cli_parse_layout(command, text, &layout) != 0) return CLI_EXIT_USAGE;
+    if (table->type != CLG_U8 || table->rank != 2)
+        return cli_fail(CLI_EXIT_REFUSED, "table '%s' (%s) must be uint8 [rows, bytes a row], not %s of rank %d", name,
+                        text, clg_dtype_name(table->type), (int)table->rank);
+    clg_gather_quantized_desc g = {.layout = layout, .gather_axis = 0, .output_type = CLG_F32};
+    g.data.type = CLG_QUANT_U8;
+    g.data.rank = 2;
+    g.data.shape[0] = table->shape[0];
+    g.data.shape[1] = table->shape[1];
+    g.indices.type = CLG_I64;
+    g.indices.rank = 1;
+    g.indices.shape[0] = 1;
+    int32_t rank = 0;
+    int64_t shape[CLG_MAX_OUTPUT_RANK];
+    shape[1] = 0; /* ONNX Runtime's and OpenVINO's layouts: the call refuses them, naming why */
+    if (cli_layout_is_ggml(layout)) {
+        const clg_status st = clg_gather_quantized_output_shape(&g, &rank, shape, NULL);
+        if (st != CLG_SUCCESS) return cli_fail_status(st, "%s: table '%s' as %s", command, name, text);
+    }
+    e->type = CLG_DTYPE_INVALID;
+    e->quant_layout = (int32_t)layout;
+    e->width = shape[1];
+    return 0;
+}
+
 /* Read each comma-separated file of `list` and append it to the set. */
-static int read_tables(const char *list, int bf16, table_set *s)
+static int read_tables(const char *list, const char *layouts, int bf16, table_set *s)
 {
     int count = 1;
     for (const char *p = list; *p; ++p) count += *p == ',';
@@ -62,10 +119,12 @@ static int read_tables(const char *list, int bf16, table_set *s)
         char *comma = strchr(name, ',');
         if (comma) *comma = '\0';
         cli_tensor table = {0};
+        clg_embedding_bag_table *e = &s->layout[t];
         rc = cli_npy_read("table", name, &table);
         if (rc == 0 && table.rank < 1)
             rc = cli_fail(CLI_EXIT_REFUSED, "table '%s' is a scalar: a table has rows", name);
-        if (rc == 0 && bf16 && table.type != CLG_U16)
+        if (rc == 0) rc = describe_table(layouts, t, &table, name, e);
+        if (rc == 0 && bf16 && !e->quant_layout && table.type != CLG_U16)
             rc = cli_fail(CLI_EXIT_REFUSED, "table '%s' holds %s; a bf16 table is stored as u16 bits", name,
                           clg_dtype_name(table.type));
         const size_t at = (s->byte_size + 7) / 8 * 8;
@@ -76,11 +135,12 @@ static int read_tables(const char *list, int bf16, table_set *s)
             memset(s->bytes + s->byte_size, 0, at - s->byte_size);
             memcpy(s->bytes + at, table.bytes, table.byte_size);
             s->byte_size = at + table.byte_size;
-            clg_embedding_bag_table *e = &s->layout[t];
-            e->type = bf16 ? CLG_BF16 : table.type;
             e->rows = table.shape[0];
-            e->width = 1;
-            for (int32_t d = 1; d < table.rank; ++d) e->width *= table.shape[d];
+            if (!e->quant_layout) {
+                e->type = bf16 ? CLG_BF16 : table.type;
+                e->width = 1;
+                for (int32_t d = 1; d < table.rank; ++d) e->width *= table.shape[d];
+            }
             e->byte_offset = at;
             s->count = t + 1;
         }
@@ -108,8 +168,10 @@ static int run_tables(cli_option *o, table_set *tables, cli_tensor in[INPUT_COUN
     if (bf16 && strcmp(o[OPT_TABLE_TYPE].value, "bf16") != 0)
         return cli_fail(CLI_EXIT_USAGE, "%s: --table-type takes only bf16 (uint16 bits), not '%s'", command,
                         o[OPT_TABLE_TYPE].value);
-    if (read_tables(o[OPT_TABLES].value, bf16, tables) != 0 ||
-        cli_npy_read("indices", o[OPT_INDICES].value, &in[INPUT_INDICES]) != 0 ||
+    if (cli_parse_output_type(command, o[OPT_OUTPUT_TYPE].value, &desc.output_type) != 0) return CLI_EXIT_USAGE;
+    const int read = read_tables(o[OPT_TABLES].value, o[OPT_LAYOUTS].value, bf16, tables);
+    if (read != 0) return read;
+    if (cli_npy_read("indices", o[OPT_INDICES].value, &in[INPUT_INDICES]) != 0 ||
         cli_npy_read("offsets", o[OPT_OFFSETS].value, &in[INPUT_OFFSETS]) != 0 ||
         (o[OPT_WEIGHTS].value && cli_npy_read("weights", o[OPT_WEIGHTS].value, &in[INPUT_WEIGHTS]) != 0))
         return CLI_EXIT_REFUSED;
@@ -126,7 +188,9 @@ static int run_tables(cli_option *o, table_set *tables, cli_tensor in[INPUT_COUN
     if (st != CLG_SUCCESS)
         return cli_fail_status(st, "%s on tables '%s' and indices '%s'", command, o[OPT_TABLES].value,
                                o[OPT_INDICES].value);
-    const clg_dtype out_type = bf16 ? CLG_U16 : tables->layout[0].type; /* bf16 results as their uint16 bits */
+    clg_dtype type = CLG_F32;
+    clg_embedding_bag_tables_output_type(&desc, &type);           /* validated by output_shape above */
+    const clg_dtype out_type = type == CLG_BF16 ? CLG_U16 : type; /* bf16 results as their uint16 bits */
     if (cli_tensor_alloc(output, out_type, out_rank, out_shape, "output") != 0) return CLI_EXIT_REFUSED;
     clg_context *ctx = NULL;
     if (cli_open_context(o[OPT_DEVICE].value, o[OPT_VERIFY].value != NULL, &ctx) != 0) return CLI_EXIT_REFUSED;
@@ -150,6 +214,8 @@ int cmd_embedding_bag_tables(int argc, char **argv)
     cli_option options[OPT_COUNT] = {
         [OPT_TABLES] = {"tables", 1, NULL},
         [OPT_TABLE_TYPE] = {"table-type", 1, NULL},
+        [OPT_LAYOUTS] = {"layouts", 1, NULL},
+        [OPT_OUTPUT_TYPE] = {"output-type", 1, NULL},
         [OPT_INDICES] = {"indices", 1, NULL},
         [OPT_OFFSETS] = {"offsets", 1, NULL},
         [OPT_INCLUDE_LAST_OFFSET] = {"include-last-offset", 0, NULL},

@@ -200,6 +200,64 @@ static int run_tables_case(clg_context *ctx, int number)
     return problem[0] == '\0';
 }
 
+/* The table-batched call over FBGEMM's inference mix: the OpenVINO table [5, 2] in f32 beside PyTorch's [10, 3] as
+ * fbgemm-8bit-rowwise rows (q = the value, 1 .. 30, scale 0.5, bias -1: row r dequantizes to 0.5 * (3r + 1 .. 3r + 3)
+ * - 1), one launch, f32 out; the bags of run_tables_case. */
+static int run_tables_mix_case(clg_context *ctx, int number)
+{
+    printf("[%2d] embedding bag: table-batched FBGEMM mix (inference TBE), f32 [5, 2] and fbgemm-8bit-rowwise [10, 3] "
+           "(scale 0.5, bias -1), indices [0, 4, 9, 1, 2, 3], offsets [0, 2, 2, 3, 6], mode sum\n",
+           number);
+    static unsigned char tables[40 + 10 * 11];
+    memcpy(tables, ov_table, sizeof ov_table);
+    const float scale = 0.5f, bias = -1.f;
+    for (int r = 0; r < 10; ++r) {
+        unsigned char *row = tables + 40 + 11 * r;
+        for (int c = 0; c < 3; ++c) row[c] = (unsigned char)torch_table[3 * r + c];
+        memcpy(row + 3, &scale, 4);
+        memcpy(row + 7, &bias, 4);
+    }
+    static const clg_embedding_bag_table layout[] = {
+        {.type = CLG_F32, .rows = 5, .width = 2},
+        {.quant_layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE, .rows = 10, .width = 3, .byte_offset = 40}};
+    static const int64_t indices[] = {0, 4, 9, 1, 2, 3}, offsets[] = {0, 2, 2, 3, 6};
+    static const double expected[] = {0.6, -1.3, 13, 13.5, 14, 0, 0, 7.5, 9, 10.5};
+    const clg_embedding_bag_tables_desc desc = {.num_tables = 2,
+                                                .tables = layout,
+                                                .indices = I64(6),
+                                                .offsets = I64(5),
+                                                .include_last_offset = 1,
+                                                .output_type = CLG_F32};
+    float output[10], reference[10];
+    char problem[1024] = "";
+    clg_status st = clg_embedding_bag_tables(ctx, &desc, tables, sizeof tables, indices, sizeof indices, offsets,
+                                             sizeof offsets, NULL, 0, output, sizeof output);
+    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_tables");
+    const clg_status ref_st =
+        clg_embedding_bag_tables_reference(&desc, tables, sizeof tables, indices, sizeof indices, offsets,
+                                           sizeof offsets, NULL, 0, reference, sizeof reference);
+    if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_embedding_bag_tables_reference");
+    cli_take_failure(problem, sizeof problem);
+    if (!problem[0] && memcmp(output, reference, sizeof output) != 0)
+        snprintf(problem, sizeof problem, "differs from the CPU reference");
+    else if (!problem[0] && !matches(output, expected, 10))
+        snprintf(problem, sizeof problem, "differs from the hand-checked values");
+    if (st == CLG_SUCCESS) {
+        const int64_t shape[] = {2, 5};
+        cli_tensor shown = {0};
+        if (cli_tensor_alloc(&shown, CLG_F32, 2, shape, "output") == 0) {
+            memcpy(shown.bytes, output, sizeof output);
+            printf("     %-9s", "output");
+            cli_print_tensor(stdout, &shown, BAG_MAX_VALUES);
+            printf("  (the f32 table's 2 columns, then the 8-bit table's 3)\n");
+        }
+        cli_tensor_free(&shown);
+    }
+    printf("     %-12s %s\n", "tables mix", problem[0] ? "FAIL" : "PASS  = reference = hand-checked values");
+    if (problem[0]) printf("     %s\n", problem);
+    return problem[0] == '\0';
+}
+
 /* A quantized table, checked by hand: OpenVINO's compressed u8 rows [3, 4], value c of row r stored as
  * 10 + 4r + c, a scale per row (1, 2, 0.5) and one zero point, 10, so rows dequantize to {0, 1, 2, 3},
  * {8, 10, 12, 14} and {4, 4.5, 5, 5.5}. Offsets [0, 0, 1] over indices [2, 0] with weights [3, -1]: bag 0
@@ -269,8 +327,9 @@ int demo_embedding_bag_run(clg_context *ctx, int first_number, int *runs, int *p
         *runs += 1;
         *passed += run_case(ctx, first_number + i, &demo_cases[i]);
     }
-    *runs += 2;
+    *runs += 3;
     *passed += run_tables_case(ctx, first_number + count);
-    *passed += run_quantized_case(ctx, first_number + count + 1);
-    return count + 2;
+    *passed += run_tables_mix_case(ctx, first_number + count + 1);
+    *passed += run_quantized_case(ctx, first_number + count + 2);
+    return count + 3;
 }

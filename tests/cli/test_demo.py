@@ -30,6 +30,8 @@ for device in [None, "cpu"]:
     check(out.count("= reference = the spec's values") == 6, f"demo on {device}: every EmbeddingBag example passes")
     check("embedding bag: table-batched (FBGEMM TBE)" in out and "tables       PASS  = reference = hand-checked values"
           in out, f"demo on {device}: the table-batched EmbeddingBag example passes")
+    check("embedding bag: table-batched FBGEMM mix" in out and "tables mix   PASS  = reference = hand-checked values"
+          in out, f"demo on {device}: the table-batched FBGEMM mix (f32 and 8-bit rowwise tables) passes")
     check("embedding bag: over a quantized table" in out and "PASS  = reference = the values worked out by hand" in out,
           f"demo on {device}: the EmbeddingBag over a quantized table passes")
 expect_status(["demo", "--device", "no-such-device-xyz"], 1, "demo on an unknown device", "CLG_ERR_NO_DEVICE")

@@ -173,7 +173,33 @@ tables_call(["--tables", f"{torch_table},{ov_table}", "--indices", tb_idx, "--of
             "index past its table", None, 1, "indices[2] = 9 is outside [0, 5) (tables[1].rows; bag 0 of table 1)")
 f64_table = save("f64_table.npy", tt.astype(np.float64))
 tables_call(["--tables", f"{ov_table},{f64_table}", "--indices", tb_idx, "--offsets", tb_off, "--include-last-offset"],
-            "tables of two types", None, 1, "CLG_ERR_TYPE_MISMATCH")
+            "an f64 table beside an f32 one", None, 1, "tables[1].type f64 in a call that converts to f32")
+# FBGEMM's inference mix: the torch table as fbgemm-8bit-rowwise rows (q = value, scale 0.5, bias -1: every value
+# q * 0.5 - 1 exact) beside the f32 OpenVINO table, f32 and f16 out, on the suite's device and the CPU reference
+fb8 = np.zeros((10, 3 + 8), np.uint8)
+fb8[:, :3] = tt.astype(np.uint8)
+fb8[:, 3:7] = np.frombuffer(np.float32(0.5).tobytes(), np.uint8)
+fb8[:, 7:11] = np.frombuffer(np.float32(-1).tobytes(), np.uint8)
+fb8_table, fb8_values = save("fb8.npy", fb8), tt * np.float32(0.5) - np.float32(1)
+for mode in ["sum", "max"]:
+    want = np.concatenate([numpy_bags(t, np.array([0, 4]), [(0, 2), (2, 2)], mode=mode),
+                           numpy_bags(fb8_values, np.array([9, 1, 2, 3]), [(0, 1), (1, 4)], mode=mode)], axis=1)
+    for device in [None, "cpu"]:
+        got = tables_call(["--tables", f"{ov_table},{fb8_table}", "--layouts", "plain,fbgemm-8bit-rowwise", "--indices",
+                           tb_idx, "--offsets", tb_off, "--include-last-offset", "--mode", mode],
+                          f"f32 + fbgemm-8bit {mode} on {device}", device)
+        check(got is not None and got.dtype == np.float32 and got.tobytes() == want.tobytes(),
+              f"f32 + fbgemm-8bit {mode}: {got} vs {want}")
+    got = tables_call(["--tables", f"{ov_table},{fb8_table}", "--layouts", "plain,fbgemm-8bit-rowwise", "--indices",
+                       tb_idx, "--offsets", tb_off, "--include-last-offset", "--mode", mode, "--output-type", "f16",
+                       "--verify"], f"f32 + fbgemm-8bit {mode}, f16 out")
+    check(got is not None and got.dtype == np.float16 and got.tobytes() == want.astype(np.float16).tobytes(),
+          f"f32 + fbgemm-8bit {mode}, f16 out: {got} vs {want}")
+tables_call(["--tables", f"{ov_table},{fb8_table}", "--layouts", "plain,ort-block", "--indices", tb_idx, "--offsets",
+             tb_off, "--include-last-offset"], "an ONNX Runtime table", None, 1,
+            "tables[1].quant_layout = ort-block: its scales are a tensor of their own")
+tables_call(["--tables", f"{ov_table},{fb8_table}", "--layouts", "plain", "--indices", tb_idx, "--offsets", tb_off,
+             "--include-last-offset"], "--layouts too short", None, 2, "--layouts has no entry for table 1")
 tables_call(["--tables", ov_table, "--indices", tb_idx], "missing --offsets", None, 2, "--offsets is required")
 
 # quantized tables (--layout): ggml q8_0 rows (value = q * d, exact) against the NumPy loop over the

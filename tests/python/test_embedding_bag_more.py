@@ -27,6 +27,13 @@ def fbgemm_8bit_rows(rng, rows, d):
     return np.ascontiguousarray(np.concatenate([q, fields.astype("<f4").view(np.uint8)], axis=1))
 
 
+def fbgemm_4bit_rows(rng, rows, d):
+    """FBGEMM 4-bit rowwise rows: d / 2 bytes of two nibbles, then an f16 scale and an f16 bias."""
+    q = rng.integers(0, 256, size=(rows, d // 2), dtype=np.uint8)
+    fields = np.stack([rng.integers(1, 64, size=rows) / 64.0, rng.integers(-64, 64, size=rows) / 8.0], axis=1)
+    return np.ascontiguousarray(np.concatenate([q, fields.astype("<f2").view(np.uint8)], axis=1))
+
+
 N = 6
 INDICES = np.array([5, 0, 2, 2, 4, 1, 3], dtype=np.int64)
 OFFSETS = np.array([0, 3, 3, 5], dtype=np.int32)  # bag 1 empty
@@ -209,6 +216,65 @@ def test_tables_pyopencl_and_other_dtypes(ctx, queue):
                                         mode="mean"))
 
 
+# FBGEMM's inference mix: a float16 table, 8-bit and 4-bit rowwise tables in one call
+MIX_LAYOUTS = [None, "fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise"]
+
+
+def fbgemm_mix(rng, bags):
+    plain, indices, offsets = tables_call(rng, [4, 3, 6], [4, 7, 5], bags, True)
+    tables = [plain[0].astype(np.float16), fbgemm_8bit_rows(rng, 7, 3), fbgemm_4bit_rows(rng, 5, 6)]
+    return tables, indices, offsets
+
+
+@pytest.mark.parametrize("mode", ["sum", "max"])
+def test_tables_fbgemm_mix_equals_single_calls(ctx, mode):
+    rng = np.random.default_rng(31 + len(mode))
+    bags = 3
+    tables, indices, offsets = fbgemm_mix(rng, bags)
+    got = clgather.embedding_bag_tables(tables, indices, offsets, include_last_offset=True, layouts=MIX_LAYOUTS,
+                                        out_dtype="float16", mode=mode, ctx=ctx)
+    assert got.dtype == np.float16 and got.shape == (bags, 4 + 3 + 6)
+    ref = clgather.reference.embedding_bag_tables(tables, indices, offsets, include_last_offset=True,
+                                                  layouts=MIX_LAYOUTS, out_dtype="float16", mode=mode)
+    assert same_bits(got, ref)
+    # each table's columns: its own single-table call (float16 out: the float16 table's own type)
+    columns = []
+    for t, (table, layout) in enumerate(zip(tables, MIX_LAYOUTS)):
+        start, end = offsets[t * bags], offsets[(t + 1) * bags]
+        keywords = {} if layout is None else {"layout": layout, "out_dtype": "float16"}
+        columns.append(clgather.reference.embedding_bag(table, indices[start:end],
+                                                        offsets[t * bags:(t + 1) * bags] - start, mode=mode,
+                                                        **keywords))
+    assert same_bits(got, np.concatenate(columns, axis=1))
+
+
+def test_tables_fbgemm_mix_weights_pyopencl_and_refusals(ctx, queue):
+    import pyopencl.array as cl_array
+
+    rng = np.random.default_rng(41)
+    tables, indices, offsets = fbgemm_mix(rng, 2)
+    weights = rng.standard_normal(len(indices)).astype(np.float32)  # float32: the call converts
+    ref = clgather.reference.embedding_bag_tables(tables, indices, offsets, include_last_offset=True,
+                                                  layouts=MIX_LAYOUTS, per_sample_weights=weights)
+    assert ref.dtype == np.float32
+    device = clgather.embedding_bag_tables([cl_array.to_device(queue, t) for t in tables],
+                                           cl_array.to_device(queue, indices), cl_array.to_device(queue, offsets),
+                                           include_last_offset=True, layouts=MIX_LAYOUTS,
+                                           per_sample_weights=cl_array.to_device(queue, weights))
+    assert isinstance(device, cl_array.Array) and same_bits(device.get(), ref)
+    got = clgather.embedding_bag_tables(tables, indices, offsets, include_last_offset=True, layouts=MIX_LAYOUTS,
+                                        per_sample_weights=weights, out_dtype="bfloat16", ctx=ctx)
+    assert got.dtype == ml_dtypes.bfloat16
+    E, call = clgather, clgather.embedding_bag_tables
+    raises(E.ArgumentError, "CLG_ERR_SHAPE_MISMATCH", ["layouts", "one entry per table"], call, tables, indices,
+           offsets, layouts=MIX_LAYOUTS[:2], include_last_offset=True, ctx=ctx)
+    raises(E.UnsupportedError, "CLG_ERR_INVALID_LAYOUT", ["tables[1].quant_layout = ort-block",
+                                                          "clg_embedding_bag_quantized"], call, tables, indices,
+           offsets, layouts=[None, "ort-block", None], include_last_offset=True, ctx=ctx)
+    raises(E.DTypeError, "CLG_ERR_TYPE_MISMATCH", ["per_sample_weights type f16"], call, tables, indices, offsets,
+           layouts=MIX_LAYOUTS, per_sample_weights=weights.astype(np.float16), include_last_offset=True, ctx=ctx)
+
+
 def test_tables_errors_name_the_argument(ctx):
     rng = np.random.default_rng(9)
     tables, indices, offsets = tables_call(rng, [3, 5], [4, 7], 2, True)
@@ -217,7 +283,7 @@ def test_tables_errors_name_the_argument(ctx):
     raises(E.ArgumentError, "CLG_ERR_INVALID_DIMENSION", ["tables", "empty"], call, [], indices, offsets, ctx=ctx)
     raises(E.ShapeError, "CLG_ERR_INVALID_RANK", ["tables[1]", "2-D"], call, [tables[0], tables[1].reshape(-1)],
            indices, offsets, ctx=ctx)
-    raises(E.DTypeError, "CLG_ERR_TYPE_MISMATCH", ["tables[1]", "float64"], call,
+    raises(E.DTypeError, "CLG_ERR_INVALID_DTYPE", ["tables[1].type f64", "converts to f32"], call,
            [tables[0], tables[1].astype(np.float64)], indices, offsets, ctx=ctx)
     raises(E.DTypeError, "CLG_ERR_INVALID_DTYPE", ["tables[0]"], call, [t.astype(np.int32) for t in tables], indices,
            offsets, ctx=ctx)

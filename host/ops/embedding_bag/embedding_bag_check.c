@@ -168,6 +168,15 @@ clg_status clg_embedding_bag_check_in(clg_context *ctx, const clg_embedding_bag_
                                 record, NULL, 0, num_events, wait_list, done);
 }
 
+clg_status clg_embedding_bag_check_tables_in(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                             const void *program_plan, int locate, cl_command_queue queue,
+                                             const clg_buffer *inputs, cl_mem record, cl_mem meta, uint64_t T,
+                                             cl_uint num_events, const cl_event *wait_list, cl_event *done)
+{
+    return enqueue_check_kernel(ctx, p, program, program_plan, locate ? "locate_bad_bag" : "check_bags", queue, inputs,
+                                record, meta, T, num_events, wait_list, done);
+}
+
 clg_status clg_embedding_bag_check_enqueue(clg_context *ctx, const void *plan, cl_command_queue queue,
                                            const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                            const cl_event *wait_list, cl_event *done)

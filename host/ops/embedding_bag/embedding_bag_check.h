@@ -54,6 +54,13 @@ clg_status clg_embedding_bag_check_in(clg_context *ctx, const clg_embedding_bag_
                                       const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                       const cl_event *wait_list, cl_event *done);
 
+/* clg_embedding_bag_check_in for a table-batched call: its per-table words `meta` and T (bags a table in
+ * p->B). */
+clg_status clg_embedding_bag_check_tables_in(clg_context *ctx, const clg_embedding_bag_plan *p, clg_bag_program program,
+                                             const void *program_plan, int locate, cl_command_queue queue,
+                                             const clg_buffer *inputs, cl_mem record, cl_mem meta, uint64_t T,
+                                             cl_uint num_events, const cl_event *wait_list, cl_event *done);
+
 /* Name the recorded failure. */
 clg_status clg_embedding_bag_report(const void *plan, const clg_failure_record *record);
 

@@ -6,6 +6,7 @@
 #include "ops/embedding_bag/embedding_bag_check.h"
 #include "ops/embedding_bag/embedding_bag_tables.h"
 #include "ops/embedding_bag/embedding_bag_values.h"
+#include "ops/embedding_bag_quantized/embedding_bag_tables_quantized.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -126,6 +127,9 @@ clg_status clg_embedding_bag_tables_check_enqueue(clg_context *ctx, const void *
                                                   const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                                   const cl_event *wait_list, cl_event *done)
 {
+    const clg_embedding_bag_tables_plan *p = plan;
+    if (p->converts)
+        return clg_embedding_bag_tables_quantized_check(ctx, p, 0, queue, inputs, record, num_events, wait_list, done);
     return enqueue_check(ctx, plan, "check_bags", queue, inputs, record, num_events, wait_list, done);
 }
 
@@ -133,6 +137,9 @@ clg_status clg_embedding_bag_tables_locate_enqueue(clg_context *ctx, const void 
                                                    const clg_buffer *inputs, cl_mem record, cl_uint num_events,
                                                    const cl_event *wait_list, cl_event *done)
 {
+    const clg_embedding_bag_tables_plan *p = plan;
+    if (p->converts)
+        return clg_embedding_bag_tables_quantized_check(ctx, p, 1, queue, inputs, record, num_events, wait_list, done);
     return enqueue_check(ctx, plan, "locate_bad_bag", queue, inputs, record, num_events, wait_list, done);
 }
 

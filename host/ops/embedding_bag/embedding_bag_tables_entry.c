@@ -28,17 +28,17 @@ static clg_status plan_run(const void *desc, void *plan_ptr, clg_run_plan *run)
         .op = &tables_operation,
         .plan = plan,
         .input_count = INPUT_COUNT,
-        .operands = {{"tables", b->table_bytes, b->table_type},
+        .operands = {{"tables", b->table_bytes, plan->converts ? plan->widest_plain : b->table_type},
                      {"indices", b->index_bytes, b->index_type},
                      {"offsets", b->bags_bytes, b->bags_type},
                      {"per_sample_weights", b->weights_bytes, b->weights_bytes ? b->table_type : CLG_DTYPE_INVALID},
-                     {"output", b->out_bytes, b->table_type}},
+                     {"output", b->out_bytes, plan->out_type}},
         .out_elems = b->out_elems,
-        .out_elem_size = b->table_size,
+        .out_elem_size = plan->out_size,
         .out_rank = b->out_rank,
         .out_shape = plan->out_shape,
         .flag_mode = CLG_FLAG_CHECK_KERNEL,
-        .scratch_offset_modulus = b->table_size,
+        .scratch_offset_modulus = plan->out_size,
     };
     return CLG_SUCCESS;
 }
@@ -48,6 +48,16 @@ clg_status clg_embedding_bag_tables_output_shape(const clg_embedding_bag_tables_
 {
     clg_embedding_bag_tables_plan plan;
     return clg_planned_output_shape(plan_run, desc, &plan, out_rank, out_shape);
+}
+
+clg_status clg_embedding_bag_tables_output_type(const clg_embedding_bag_tables_desc *desc, clg_dtype *out_type)
+{
+    clg_clear_error();
+    if (!out_type) return clg_fail(CLG_ERR_NULL_ARGUMENT, "out_type is NULL");
+    clg_embedding_bag_tables_plan plan;
+    const clg_status st = clg_embedding_bag_tables_plan_make(desc, &plan);
+    if (st == CLG_SUCCESS) *out_type = plan.out_type;
+    return st;
 }
 
 clg_status clg_embedding_bag_tables_sizes(const clg_embedding_bag_tables_desc *desc, uint64_t *tables_bytes,

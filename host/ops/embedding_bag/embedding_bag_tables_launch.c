@@ -4,11 +4,12 @@
 #include "core/variants.h"
 #include "ops/embedding_bag/embedding_bag_launch.h"
 #include "ops/embedding_bag/embedding_bag_tables.h"
+#include "ops/embedding_bag_quantized/embedding_bag_tables_quantized.h"
 
 clg_status clg_embedding_bag_tables_device_supports(const clg_context *ctx, const void *plan)
 {
     const clg_embedding_bag_tables_plan *p = plan;
-    return clg_embedding_bag_device_supports(ctx, &p->bags);
+    return p->converts ? CLG_SUCCESS : clg_embedding_bag_device_supports(ctx, &p->bags);
 }
 
 /* The arguments past BAG_PARAMETERS: the per-table words, T, the output's row width. */
@@ -29,6 +30,12 @@ clg_status clg_embedding_bag_tables_launch(clg_context *ctx, const void *plan, c
     const int adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_EMBEDDING_BAG);
     const clg_variant_id variant = adjacent ? CLG_VARIANT_BAG_COLUMNS : CLG_VARIANT_BAG_RUNS;
     const char *name = adjacent ? "embedding_bag_tables_columns" : "embedding_bag_tables_runs";
+    if (p->converts) {
+        const clg_status st =
+            clg_embedding_bag_tables_quantized_launch(ctx, p, queue, buffers, gate, num_events, wait_list, done);
+        if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, variant);
+        return st;
+    }
     clg_embedding_bag_plan b = p->bags; /* the kernels' B: bags a table; N and D come from the words */
     b.B = p->batch;
     cl_mem meta = NULL;

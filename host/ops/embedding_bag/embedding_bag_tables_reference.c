@@ -1,7 +1,9 @@
 /* The table-batched call's CPU reference: its checks, then each (table, bag) reduced by the
- * single-table reference into its columns of the output row. */
+ * single-table reference into its columns of the output row (a converting call's tables first widened or
+ * dequantized to f32: embedding_bag_tables_quantized_reference.c). */
 #include "ops/embedding_bag/embedding_bag_reference.h"
 #include "ops/embedding_bag/embedding_bag_tables.h"
+#include "ops/embedding_bag_quantized/embedding_bag_tables_quantized.h"
 
 clg_status clg_embedding_bag_tables_reference_run(const void *plan, const void *const *inputs, void *output)
 {
@@ -9,6 +11,7 @@ clg_status clg_embedding_bag_tables_reference_run(const void *plan, const void *
     if (p->bags.out_elems == 0) return CLG_SUCCESS; /* as on the device: empty work reads and checks nothing */
     const clg_status st = clg_embedding_bag_tables_host_check(p, inputs);
     if (st != CLG_SUCCESS) return st;
+    if (p->converts) return clg_embedding_bag_tables_quantized_reduce(p, inputs, output);
     const size_t size = p->bags.table_size;
     uint64_t column = 0;
     for (uint64_t t = 0; t < p->T; ++t) {

@@ -62,6 +62,18 @@ static const fbgemm_row_kind *fbgemm_kind(clg_quant_layout l)
 /* Rows of blocks that hold their own scales: ggml's and FBGEMM's. */
 static int is_ggml(clg_quant_layout l) { return ggml_kind(l) != NULL || fbgemm_kind(l) != NULL; }
 
+int clg_quant_row_layout(clg_quant_layout layout, clg_row_layout *row)
+{
+    const ggml_block_kind *block = ggml_kind(layout);
+    const fbgemm_row_kind *fbgemm = fbgemm_kind(layout);
+    if (block)
+        *row = (clg_row_layout){block->format, (uint64_t)block->block_values, (uint64_t)block->block_bytes, 0,
+                                block->value_bits};
+    else if (fbgemm)
+        *row = (clg_row_layout){fbgemm->format, 0, 0, (uint64_t)fbgemm->trailer_bytes, fbgemm->value_bits};
+    return block || fbgemm;
+}
+
 size_t clg_ggml_block_bytes(clg_ggml_format format)
 {
     for (size_t k = 0; k < sizeof ggml_kinds / sizeof ggml_kinds[0]; ++k)

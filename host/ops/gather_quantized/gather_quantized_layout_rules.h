@@ -31,6 +31,18 @@ clg_status clg_quant_check_types(const clg_gather_quantized_desc *desc, clg_quan
  * already checked). */
 clg_status clg_quant_resolve_shapes(const clg_gather_quantized_desc *desc, clg_quant_view *view);
 
+/* A layout whose rows hold their own scales (ggml's blocks, FBGEMM's rows), as the table-batched
+ * EmbeddingBag reads it: block_values 32 or 256 values a block of block_bytes (ggml), or 0 for FBGEMM,
+ * whose row of D values is D * value_bits / 8 bytes and then trailer_bytes of scale and bias. */
+typedef struct clg_row_layout {
+    clg_ggml_format format;
+    uint64_t block_values, block_bytes, trailer_bytes;
+    int value_bits;
+} clg_row_layout;
+
+/* 1 and *row filled where layout's rows are self-contained, else 0. */
+int clg_quant_row_layout(clg_quant_layout layout, clg_row_layout *row);
+
 /* Bytes of one block of a ggml format (0 for CLG_GGML_NONE). */
 size_t clg_ggml_block_bytes(clg_ggml_format format);
 

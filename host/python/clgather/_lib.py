@@ -4,7 +4,7 @@ import ctypes
 import os
 
 # CLGATHER_ABI_VERSION of the include/clgather.h these declarations mirror.
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 MAX_RANK = 8
 MAX_OUTPUT_RANK = 2 * MAX_RANK - 1
@@ -183,6 +183,7 @@ class EmbeddingBagTablesDesc(ctypes.Structure):
         ("offsets", TensorDesc),
         ("per_sample_weights", TensorDesc),
         ("include_last_offset", ctypes.c_int32),
+        ("output_type", ctypes.c_int),
     ]
 
 
@@ -285,6 +286,7 @@ _SIGNATURES["clg_embedding_bag_quantized_enqueue"] = (
     [vp, P(EmbeddingBagQuantizedDesc), cl_handle] + [cl_handle, sz] * 7 + [u32, evp, evp],
 )
 _SIGNATURES["clg_embedding_bag_tables_output_shape"] = (status, [P(EmbeddingBagTablesDesc), i32p, shape_out])
+_SIGNATURES["clg_embedding_bag_tables_output_type"] = (status, [P(EmbeddingBagTablesDesc), P(ctypes.c_int)])
 _SIGNATURES["clg_embedding_bag_tables"] = (status, [vp, P(EmbeddingBagTablesDesc)] + [vp, sz] * 5)
 _SIGNATURES["clg_embedding_bag_tables_reference"] = (status, [P(EmbeddingBagTablesDesc)] + [vp, sz] * 5)
 _SIGNATURES["clg_embedding_bag_tables_enqueue"] = (

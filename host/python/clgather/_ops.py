@@ -501,13 +501,35 @@ def embedding_bag(
                      out)
 
 
-def _packed_tables(tables, queue):
-    """The tables as one buffer (host, or on queue's device) and their clg_embedding_bag_table entries:
-    each table's rows at a byte offset after the one before it (a multiple of the element size)."""
+def _quantized_width(array, layout, argument):
+    """D of a quantized table given as uint8 rows [N, bytes]: the values the library finds in a row (0 for a
+    layout whose scales are a tensor of their own: the call refuses it, naming why)."""
+    if np.dtype(array.dtype) != np.uint8 or len(array.shape) != 2:
+        raise DTypeError(f"{argument}: a {layout} table is uint8 rows [rows, bytes a row], not {array.dtype} "
+                         f"{tuple(array.shape)}", _lib.ERR_INVALID_DTYPE)
+    desc = _lib.GatherQuantizedDesc()
+    desc.layout = name_code(lib.clg_quant_layout_from_name, layout, argument, LAYOUTS, _lib.ERR_INVALID_LAYOUT)
+    desc.data = tensor_desc(tuple(array.shape), _QUANT_TYPE["u8"], argument, _lib.QuantTensorDesc)
+    desc.indices = tensor_desc((1,), clg_dtype(np.dtype(np.int64), "indices"), "indices")
+    rank, shape = ctypes.c_int32(), _lib.shape_out()
+    out_type = ctypes.c_int()
+    if lib.clg_gather_quantized_output_shape(ctypes.byref(desc), ctypes.byref(rank), shape, ctypes.byref(out_type)):
+        return 0
+    return int(shape[1])
+
+
+def _packed_tables(tables, queue, layouts=None):
+    """The tables as one buffer (host, or on queue's device), their clg_embedding_bag_table entries, and the
+    plain tables' one dtype (None where they mix dtypes or a table is quantized): each table's rows at a
+    byte offset after the one before it (a multiple of 8 where the tables are packed as bytes)."""
     if isinstance(tables, (str, bytes)) or not hasattr(tables, "__len__") or hasattr(tables, "shape"):
         raise ArgumentError("tables: not a list of 2-D arrays (one per table)")
     if len(tables) == 0:
         raise ArgumentError("tables: an empty list; give one 2-D array per table", _lib.ERR_INVALID_DIMENSION)
+    if layouts is not None and (isinstance(layouts, str) or len(layouts) != len(tables)):
+        raise ArgumentError(f"layouts: one entry per table ({len(tables)}), None or \"plain\" for a float table",
+                            _lib.ERR_SHAPE_MISMATCH)
+    kinds = [None if layouts is None or layouts[t] in (None, "plain") else layouts[t] for t in range(len(tables))]
     prepared = []
     for t, value in enumerate(tables):
         argument = f"tables[{t}]"
@@ -518,24 +540,51 @@ def _packed_tables(tables, queue):
         if len(array.shape) != 2:
             raise ShapeError(f"{argument}: shape {tuple(array.shape)} is not 2-D [rows, width]",
                              _lib.ERR_INVALID_RANK)
-        if t and array.dtype != prepared[0].dtype:
-            raise DTypeError(f"{argument}: dtype {array.dtype}, tables[0]'s is {prepared[0].dtype}",
-                             _lib.ERR_TYPE_MISMATCH)
         prepared.append(array)
-    dtype = prepared[0].dtype
-    code = clg_dtype(dtype, "tables[0]")
+    plain = [array.dtype for array, kind in zip(prepared, kinds) if kind is None]
+    dtype = plain[0] if len(plain) == len(prepared) and all(d == plain[0] for d in plain) else None
     entries = (_lib.EmbeddingBagTable * len(prepared))()
-    offset = 0
-    for entry, array in zip(entries, prepared):
-        entry.type = code
-        entry.rows, entry.width = (int(n) for n in array.shape)
-        entry.byte_offset = offset
-        offset += array.size * dtype.itemsize
+    if dtype is not None:  # one float dtype: the tables as one array of it
+        code = clg_dtype(dtype, "tables[0]")
+        offset = 0
+        for entry, array in zip(entries, prepared):
+            entry.type = code
+            entry.rows, entry.width = (int(n) for n in array.shape)
+            entry.byte_offset = offset
+            offset += array.size * dtype.itemsize
+        pieces = [array.reshape(-1) for array in prepared]
+    else:  # bytes, each table at a multiple of 8
+        offset, pieces = 0, []
+        for t, (entry, array, kind) in enumerate(zip(entries, prepared, kinds)):
+            argument = f"tables[{t}]"
+            entry.rows = int(array.shape[0])
+            if kind is None:
+                entry.type = clg_dtype(array.dtype, argument)
+                entry.width = int(array.shape[1])
+            else:
+                entry.quant_layout = name_code(lib.clg_quant_layout_from_name, kind, f"layouts[{t}]", LAYOUTS,
+                                               _lib.ERR_INVALID_LAYOUT)
+                entry.width = _quantized_width(array, kind, argument)
+            pad = -offset % 8
+            if pad:
+                pieces.append(_zero_bytes(pad, queue))
+            offset += pad
+            entry.byte_offset = offset
+            pieces.append(array.reshape(-1).view(np.uint8))
+            offset += array.size * np.dtype(array.dtype).itemsize
     if queue is None:
-        buffer = np.concatenate([array.reshape(-1) for array in prepared])
+        buffer = np.concatenate(pieces)
     else:
-        buffer = _cl_concatenate([array.reshape(-1) for array in prepared], queue)
+        buffer = _cl_concatenate(pieces, queue)
     return buffer, entries, dtype
+
+
+def _zero_bytes(count, queue):
+    if queue is None:
+        return np.zeros(count, np.uint8)
+    import pyopencl.array as cl_array
+
+    return cl_array.zeros(queue, count, np.uint8)
 
 
 def _cl_concatenate(arrays, queue):
@@ -545,16 +594,23 @@ def _cl_concatenate(arrays, queue):
 
 
 def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_weights=None, include_last_offset=False,
-                         ctx=None, wait_for=None, out=None, _reference=False):
+                         layouts=None, out_dtype=None, ctx=None, wait_for=None, out=None, _reference=False):
     """Table-batched EmbeddingBag (FBGEMM's TBE forward): T tables in one launch. tables: a list of 2-D
-    arrays [N_t, D_t] of one float dtype (numpy arrays, or pyopencl arrays, which are copied into one
-    device buffer: the kernel reads every table from one buffer). indices [L], any integer dtype;
-    offsets table-major, bag (t, b) being entry t * B + b: [T * B] ([T * B + 1] with
-    include_last_offset), offsets[0] 0. The result is [B, sum of D_t] of the tables' dtype, table t's
-    bags in its own columns, each bag reduced as embedding_bag's torch-embedding-bag offsets form does
-    (an empty bag: zeros). per_sample_weights: [L] of the tables' dtype, sum only. An index outside its
-    table's [0, N_t) or a bad offset raises IndexOutOfRangeError naming its position, table and bag.
-    The other arguments as for gather."""
+    arrays [N_t, D_t] (numpy arrays, or pyopencl arrays, which are copied into one device buffer: the
+    kernel reads every table from one buffer). indices [L], any integer dtype; offsets table-major, bag
+    (t, b) being entry t * B + b: [T * B] ([T * B + 1] with include_last_offset), offsets[0] 0. The
+    result is [B, sum of D_t], table t's bags in its own columns, each bag reduced as embedding_bag's
+    torch-embedding-bag offsets form does (an empty bag: zeros).
+
+    layouts (FBGEMM's inference TBE, its tables of mixed types): None, or one entry a table, None or
+    "plain" for a float table, else a layout whose rows hold their own scales (the ggml ones,
+    "fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise"), the table then uint8 rows [N_t, bytes a row] as
+    gather_quantized takes them. out_dtype: "float32", "float16" or "bfloat16". Tables of one float dtype
+    without out_dtype (or with theirs) give that dtype, per_sample_weights [L] of it, sum only; otherwise
+    (a quantized table, float tables of several dtypes, another out_dtype) every value is widened or
+    dequantized to float32, the bags reduced in float32 and rounded once to out_dtype (None: float32),
+    per_sample_weights float32. An index outside its table's [0, N_t) or a bad offset raises
+    IndexOutOfRangeError naming its position, table and bag. The other arguments as for gather."""
     indices, offsets = _prepare(indices, "indices"), _prepare(offsets, "offsets")
     queue = None
     if not _reference:
@@ -562,18 +618,27 @@ def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_wei
         if isinstance(tables, (list, tuple)):
             candidates += list(tables)
         queue = device_queue(candidates)
-    buffer, entries, dtype = _packed_tables(tables, queue)
+    buffer, entries, dtype = _packed_tables(tables, queue, layouts)
     desc = _lib.EmbeddingBagTablesDesc()
     desc.mode = _bag_mode(mode)
     desc.num_tables = len(entries)
     desc.tables = entries
     desc.indices = describe(indices, "indices")
     desc.offsets = describe(offsets, "offsets")
+    wanted = None if out_dtype is None else numpy_dtype(out_dtype)
+    if wanted is not None:
+        desc.output_type = clg_dtype(wanted, "out_dtype")
+    converts = dtype is None or (wanted is not None and wanted != dtype)  # then the weights are float32
     weights = None
     if per_sample_weights is not None:
-        weights = _like(per_sample_weights, dtype, "per_sample_weights")
+        weights = _like(per_sample_weights, np.dtype(np.float32) if converts else dtype, "per_sample_weights")
         desc.per_sample_weights = describe(weights, "per_sample_weights")
     desc.include_last_offset = 1 if include_last_offset else 0
     shape = output_shape(lib.clg_embedding_bag_tables_output_shape, desc, _EMBEDDING_BAG_TABLES.label)
+    code = ctypes.c_int()
+    raise_for_status(lib.clg_embedding_bag_tables_output_type(ctypes.byref(desc), ctypes.byref(code)),
+                     _EMBEDDING_BAG_TABLES.label)
+    names = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64"}
+    out_type = numpy_dtype(names[lib.clg_dtype_name(code.value).decode()])
     named = [("tables", buffer), ("indices", indices), ("offsets", offsets), ("per_sample_weights", weights)]
-    return _dispatch(_EMBEDDING_BAG_TABLES, ctypes.byref(desc), named, shape, dtype, ctx, wait_for, _reference, out)
+    return _dispatch(_EMBEDDING_BAG_TABLES, ctypes.byref(desc), named, shape, out_type, ctx, wait_for, _reference, out)

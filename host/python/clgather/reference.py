@@ -92,7 +92,8 @@ def embedding_bag(
     )
 
 
-def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_weights=None, include_last_offset=False):
+def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_weights=None, include_last_offset=False,
+                         layouts=None, out_dtype=None):
     return _ops.embedding_bag_tables(
         tables,
         indices,
@@ -100,5 +101,7 @@ def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_wei
         mode=mode,
         per_sample_weights=per_sample_weights,
         include_last_offset=include_last_offset,
+        layouts=layouts,
+        out_dtype=out_dtype,
         _reference=True,
     )
