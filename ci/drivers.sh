@@ -15,7 +15,10 @@
 #     test_embedding_bag_quantized (360 s there in the clean-clone run of 927e756; cli_embedding_bag and
 #     cli_demo run quantized bags on rusticl, PoCL and Intel run the suite) and
 #     test_embedding_bag_tables_quantized (the same three programs, 3 minutes there at 10%; cli_embedding_bag
-#     and cli_demo run a table-batched FBGEMM mix there); the randomized ones at a
+#     and cli_demo run a table-batched FBGEMM mix there), test_embedding_bag_tables (68 s there;
+#     cli_embedding_bag runs the table-batched call there) and test_gather_tree (about 100 s there,
+#     most of it builds of its one small kernel; cli_gather_tree and cli_demo run it there, and PoCL,
+#     Intel and Oclgrind run the suite) (CI time); the randomized ones at a
 #     tenth of their cases and the eight-thread stress at 60 calls a thread (each
 #     call and each kernel build costs about 0.1 s);
 #   Oclgrind, with its data-race, uninitialized-read and API checks: every suite but the one that
@@ -75,7 +78,7 @@ suite_on() { # implementation, ctest args...
 if wanted intel; then CLGATHER_TEST_SCALE=0.15 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=60 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables_quantized)$|_extreme_tuning$'
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables(_quantized)?|test_gather_tree)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
