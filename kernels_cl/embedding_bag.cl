@@ -101,11 +101,11 @@ inline long read_value(__global const uchar *base, ulong pos, int size, int is_s
     return as_value(read_bits(base, pos, size, is_signed), is_signed);
 }
 
-/* The bag of a table-batched call holding index i: the last of the first `count` offsets that is <= i
- * (offsets[0] is 0 once checked; any values give some bag in [0, count)). */
-inline ulong bag_of_index(__global const uchar *offsets, int size, int is_signed, ulong count, ulong i)
+/* The bag of a table-batched call holding index i: the last of offsets [first, count) that is <= i, given
+ * that offsets[first] <= i (offsets[0] is 0 once checked; any values give some bag in [0, count)). */
+inline ulong bag_of_index(__global const uchar *offsets, int size, int is_signed, ulong first, ulong count, ulong i)
 {
-    ulong lo = 0, hi = count;
+    ulong lo = first, hi = count;
     while (lo < hi) {
         const ulong mid = lo + (hi - lo) / 2;
         if (read_value(offsets, mid, size, is_signed) <= (long)i)
@@ -126,16 +126,32 @@ inline ulong bag_of_index(__global const uchar *offsets, int size, int is_signed
         int start_at_zero, ulong per_item, volatile __global uint *record, __global const ulong *meta, ulong T,        \
         int last_ends
 
+/* The steps a check walks the offsets forward from the previous index's bag before it searches: most
+ * indices lie in the previous one's bag or the next. */
+#define BAG_WALK_STEPS 4
+
 /* What is wrong at checked position pos: the bag structure's values first, then the indices. For an
- * index of a table-batched call, *bag gets the bag holding it and *rows its table's rows. */
-inline int judge(CHECK_PARAMETERS, ulong pos, ulong *bag, ulong *rows)
+ * index of a table-batched call, *bag gets the bag holding it and *rows its table's rows; *bag_known says
+ * *bag holds the bag of index pos - 1 - bags_count (a caller scanning positions in order sets it to 0 at
+ * its first), which the search then starts from. Valid offsets give the same bag either way; invalid ones
+ * fail the check at an earlier position. */
+inline int judge(CHECK_PARAMETERS, ulong pos, ulong *bag, ulong *rows, int *bag_known)
 {
     __global const uchar *b = bags ? bags + bags_offset * bags_size : bags;
     if (pos >= bags_count) {
         const ulong i = pos - bags_count;
         *rows = N;
         if (T > 0 && B > 0) {
-            *bag = bag_of_index(b, bags_size, bags_signed, T * B, i);
+            const ulong count = T * B;
+            ulong k = *bag_known ? min(*bag, count - 1) : 0;
+            int steps = *bag_known ? 0 : BAG_WALK_STEPS;
+            while (steps < BAG_WALK_STEPS && k + 1 < count && read_value(b, k + 1, bags_size, bags_signed) <= (long)i) {
+                ++k;
+                ++steps;
+            }
+            if (steps == BAG_WALK_STEPS) k = bag_of_index(b, bags_size, bags_signed, k, count, i);
+            *bag = k;
+            *bag_known = 1;
             *rows = meta[4 * min(*bag / B, T - 1) + META_ROWS];
         }
         const long v = read_value(indices + indices_offset * index_size, i, index_size, index_signed);
@@ -165,8 +181,9 @@ __kernel void check_bags(CHECK_PARAMETERS)
     if (pos >= total) return;
     const ulong end = (total - pos > per_item) ? pos + per_item : total;
     ulong bag = 0, rows = 0;
+    int bag_known = 0;
     for (; pos < end; ++pos) {
-        if (judge(CHECK_ARGUMENTS, pos, &bag, &rows) != BAG_VALID) {
+        if (judge(CHECK_ARGUMENTS, pos, &bag, &rows, &bag_known) != BAG_VALID) {
             atomic_min(record, (uint)chunk);
             return;
         }
@@ -188,8 +205,9 @@ __kernel void locate_bad_bag(CHECK_PARAMETERS)
     details[0] = BAG_VALID;
     details[4] = per_item;
     ulong bag = 0, rows = 0;
+    int bag_known = 0;
     for (; pos < end; ++pos) {
-        const int failure = judge(CHECK_ARGUMENTS, pos, &bag, &rows);
+        const int failure = judge(CHECK_ARGUMENTS, pos, &bag, &rows, &bag_known);
         if (failure == BAG_VALID) continue;
         const int index = pos >= bags_count;
         __global const uchar *base = index ? indices + indices_offset * index_size : bags + bags_offset * bags_size;
