@@ -42,9 +42,9 @@ typedef struct unit_registers {
 /* Unit u = (p, b) of slab sl into *r; 1 where unit_values8 gives its values, 0 where the caller must
  * take dequant_unit_piece. `format` is q->ggml (0 for the layouts that are not ggml's), a constant
  * where the caller knows it. */
-HOT_INLINE int unit_registers_of(const dequant_params *q, const int format, const slab *sl,
-                                 __global const uchar *data, __global const uchar *scales, __global const uchar *zp,
-                                 offset_t u, offset_t p, offset_t b, unit_registers *r)
+HOT_INLINE int unit_registers_of(const dequant_params *q, const int format, const slab *sl, __global const uchar *data,
+                                 __global const uchar *scales, __global const uchar *zp, offset_t u, offset_t p,
+                                 offset_t b, unit_registers *r)
 {
     if (format != 0) { /* ggml's blocks, FBGEMM's rows */
         r->at = data + (sl->first_value + u) * GGML_UNIT_BYTES(q);
