@@ -91,9 +91,10 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const int format, con
         const slab sl = slab_at(q, 0, (offset_t)row);
         if (unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) {
 #pragma unroll
-            for (int g = 0; g < QBAG_GROUPS; ++g)
-                if (g < groups)
-                    acc[g] = combine8(in, plain_sum, acc[g], unit_values8(q, format, &r, pc->k0 + 8 * g), i);
+            for (int g = 0; g < QBAG_GROUPS; ++g) {
+                if (g == groups) break; /* a jump out, not a test for each group to come */
+                acc[g] = combine8(in, plain_sum, acc[g], unit_values8(q, format, &r, pc->k0 + 8 * g), i);
+            }
             staged_from = 8 * groups;
             if (staged_from == pc->count) return;
         }
@@ -101,9 +102,10 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const int format, con
     stage_values(q, data, scales, zp, stage, pc, row, pc->k0 + staged_from, pc->count - staged_from);
     __global const uint *staged = stage - staged_from; /* value k0 + 8g of the piece at staged[8g] */
 #pragma unroll
-    for (int g = 0; g < QBAG_GROUPS; ++g)
-        if (8 * g >= staged_from && 8 * g < pc->count)
-            acc[g] = combine8(in, plain_sum, acc[g], as_float8(vload8(g, staged)), i);
+    for (int g = 0; g < QBAG_GROUPS; ++g) {
+        if (8 * g >= pc->count) break;
+        if (8 * g >= staged_from) acc[g] = combine8(in, plain_sum, acc[g], as_float8(vload8(g, staged)), i);
+    }
 }
 
 /* The piece's values of bag [start, end) combined into acc; returns the entries counted. */
@@ -129,9 +131,13 @@ inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global
                          __global const uchar *scales, __global const uchar *zp, __global uint *stage, const piece *pc,
                          ulong start, ulong end, __global uchar *out, ulong bag, int out_kind)
 {
-    float8 acc[QBAG_GROUPS];
+    float8 acc[QBAG_GROUPS]; /* those past the piece's values neither set nor read */
+    const float8 initial = in->mode == MODE_MAX ? (float8)(-INFINITY) : (float8)(0.0f);
 #pragma unroll
-    for (int g = 0; g < QBAG_GROUPS; ++g) acc[g] = in->mode == MODE_MAX ? (float8)(-INFINITY) : (float8)(0.0f);
+    for (int g = 0; g < QBAG_GROUPS; ++g) {
+        if (8 * g >= pc->count) break;
+        acc[g] = initial;
+    }
     const int plain_sum = in->mode != MODE_MAX && !in->has_weights;
     ulong n;
     if (plain_sum && q->ggml == REGISTER_FORMAT_FIRST)
