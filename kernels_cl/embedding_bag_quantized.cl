@@ -109,43 +109,79 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const int format, con
 }
 
 /* The piece's values of bag [start, end) combined into acc; returns the entries counted. */
-HOT_INLINE ulong combine_rows(const dequant_params *q, const int format, const int plain_sum, const bag_inputs *in,
-                              __global const uchar *data, __global const uchar *scales, __global const uchar *zp,
-                              __global uint *stage, const piece *pc, ulong start, ulong end, float8 *acc)
+HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                              __global const uchar *scales, __global const uchar *zp, __global uint *stage,
+                              const piece *pc, ulong start, ulong end, float8 *acc)
 {
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
-        combine_row_piece(q, format, plain_sum, in, data, scales, zp, stage, pc, row, i, acc);
+        combine_row_piece(q, q->ggml, 0, in, data, scales, zp, stage, pc, row, i, acc);
     }
     return n;
 }
 
-/* The piece's values of bag [start, end) reduced into out row `bag`: each value of a gathered row is
- * read once, accumulated in registers in bag order, and each output value written once. A plain sum
- * (or mean) of the usual formats (dequant_registers.h's REGISTER_FORMAT_FIRST and _SECOND) gets a loop
- * of its own, with no branch on the format or the mode; every other case shares one loop. */
-inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
-                         __global const uchar *scales, __global const uchar *zp, __global uint *stage, const piece *pc,
-                         ulong start, ulong end, __global uchar *out, ulong bag, int out_kind)
+/* The same for a plain sum (or mean) of a piece of whole groups in a format known at compile time, all
+ * in registers: no branch on the format or the mode, and no copy of the unit code. Returns 0 at the
+ * first row whose fields need the unit code (the caller starts over with combine_rows), else 1 with the
+ * entries counted in *n. */
+HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const bag_inputs *in,
+                                         __global const uchar *data, __global const uchar *scales,
+                                         __global const uchar *zp, const piece *pc, ulong start, ulong end, float8 *acc,
+                                         ulong *n)
 {
-    float8 acc[QBAG_GROUPS]; /* those past the piece's values neither set nor read */
+    const offset_t groups = pc->count / 8;
+    *n = 0;
+    for (ulong i = start; i < end; ++i) {
+        const long row = bag_row(in, i);
+        if (row < 0) continue;
+        ++*n;
+        const slab sl = slab_at(q, 0, (offset_t)row);
+        unit_registers r;
+        if (!unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) return 0;
+#pragma unroll
+        for (int g = 0; g < QBAG_GROUPS; ++g) {
+            if (g == groups) break;
+            acc[g] += unit_values8(q, format, &r, pc->k0 + 8 * g);
+        }
+    }
+    return 1;
+}
+
+/* acc's groups of the piece set to the mode's starting value (those past the piece neither set nor
+ * read). */
+HOT_INLINE void start_piece(const bag_inputs *in, const piece *pc, float8 *acc)
+{
     const float8 initial = in->mode == MODE_MAX ? (float8)(-INFINITY) : (float8)(0.0f);
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g) {
         if (8 * g >= pc->count) break;
         acc[g] = initial;
     }
-    const int plain_sum = in->mode != MODE_MAX && !in->has_weights;
-    ulong n;
-    if (plain_sum && q->ggml == REGISTER_FORMAT_FIRST)
-        n = combine_rows(q, REGISTER_FORMAT_FIRST, 1, in, data, scales, zp, stage, pc, start, end, acc);
-    else if (plain_sum && q->ggml == REGISTER_FORMAT_SECOND)
-        n = combine_rows(q, REGISTER_FORMAT_SECOND, 1, in, data, scales, zp, stage, pc, start, end, acc);
-    else
-        n = combine_rows(q, q->ggml, 0, in, data, scales, zp, stage, pc, start, end, acc);
+}
+
+/* The piece's values of bag [start, end) reduced into out row `bag`: each value of a gathered row is
+ * read once, accumulated in registers in bag order, and each output value written once. A plain sum
+ * (or mean) of the usual formats (dequant_registers.h's REGISTER_FORMAT_FIRST and _SECOND) takes a loop
+ * of its own; every other case, and a bag with a row that loop cannot take, one shared loop. */
+inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                         __global const uchar *scales, __global const uchar *zp, __global uint *stage, const piece *pc,
+                         ulong start, ulong end, __global uchar *out, ulong bag, int out_kind)
+{
+    float8 acc[QBAG_GROUPS];
+    start_piece(in, pc, acc);
+    ulong n = 0;
+    int done = 0;
+    if (in->mode != MODE_MAX && !in->has_weights && pc->count % 8 == 0) {
+        if (q->ggml == REGISTER_FORMAT_FIRST)
+            done = combine_rows_in_registers(q, REGISTER_FORMAT_FIRST, in, data, scales, zp, pc, start, end, acc, &n);
+        else if (q->ggml == REGISTER_FORMAT_SECOND)
+            done = combine_rows_in_registers(q, REGISTER_FORMAT_SECOND, in, data, scales, zp, pc, start, end, acc, &n);
+        if (!done) start_piece(in, pc, acc);
+    }
+    if (!done) n = combine_rows(q, in, data, scales, zp, stage, pc, start, end, acc);
     const int default_row = n == 0 && in->default_row >= 0;
     if (default_row) /* an empty bag: the default row, dequantized like any other */
         stage_values(q, data, scales, zp, stage, pc, in->default_row, pc->k0, pc->count);
