@@ -56,17 +56,16 @@ typedef struct piece {
 } piece;
 
 /* combine (embedding_bag.cl) on eight columns at once: the same operations lane by lane, so the same
- * bits. plain_sum (a constant where inlined): the mode is sum or mean and there are no weights. */
-HOT_INLINE float8 combine8(const bag_inputs *in, const int plain_sum, float8 acc, float8 x, ulong i)
+ * bits. */
+HOT_INLINE float8 combine8(const bag_inputs *in, float8 acc, float8 x, ulong i)
 {
-    if (plain_sum) return acc + x;
     if (in->mode == MODE_MAX) return select(acc, x, (isnan(acc) == 0) & (isnan(x) | (x > acc)));
     return in->has_weights ? acc + to_acc(in->weights[i]) * x : acc + x;
 }
 
 /* Values k .. k + count - 1 of the piece's unit of row `row` into stage[0 .. count) by the unit code (it
  * writes value k' of the unit at out_unit[k'], so out_unit = stage - k, never addressed below stage).
- * The cold path: one copy of the unit code in the program, not one in each of reduce_piece's loops. */
+ * The cold path, out of the loops where the compiler leaves it so. */
 inline void stage_values(const dequant_params *q, __global const uchar *data, __global const uchar *scales,
                          __global const uchar *zp, __global uint *stage, const piece *pc, long row, offset_t k,
                          offset_t count)
@@ -75,25 +74,25 @@ inline void stage_values(const dequant_params *q, __global const uchar *data, __
     dequant_unit_piece(q, &sl, data, scales, zp, stage - k, pc->u, pc->p, pc->b, k, count);
 }
 
-/* The piece's values of row `row` combined, as index i, into acc: groups of eight from registers where
- * the unit's fields allow (dequant_registers.h), else (and for a last group of fewer than eight) through
- * the unit code and the work-item's stage of QBAG_PIECE words. A staged group is read whole: its lanes
- * past the piece hold whatever the stage held, and are never written out. Every acc[g] is addressed by
- * a constant g once the loops unroll, so that acc stays in registers. */
-HOT_INLINE void combine_row_piece(const dequant_params *q, const int format, const int plain_sum, const bag_inputs *in,
-                                  __global const uchar *data, __global const uchar *scales, __global const uchar *zp,
-                                  __global uint *stage, const piece *pc, long row, ulong i, float8 *acc)
+/* The piece's values of row `row` combined, as index i, into acc, any mode and format: groups of eight
+ * from registers where the unit's fields allow (dequant_registers.h), else (and for a last group of
+ * fewer than eight) through the unit code and the work-item's stage of QBAG_PIECE words. A staged group
+ * is read whole: its lanes past the piece hold whatever the stage held, and are never written out.
+ * Every acc[g] is addressed by a constant g once the loops unroll, so that acc can stay in registers. */
+HOT_INLINE void combine_row_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                                  __global const uchar *scales, __global const uchar *zp, __global uint *stage,
+                                  const piece *pc, long row, ulong i, float8 *acc)
 {
     const offset_t groups = pc->count / 8;
     offset_t staged_from = 0; /* the piece's values from this one on go through the stage */
     unit_registers r;
     if (groups > 0) {
         const slab sl = slab_at(q, 0, (offset_t)row);
-        if (unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) {
+        if (unit_registers_of(q, q->ggml, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) {
 #pragma unroll
             for (int g = 0; g < QBAG_GROUPS; ++g) {
                 if (g == groups) break; /* a jump out, not a test for each group to come */
-                acc[g] = combine8(in, plain_sum, acc[g], unit_values8(q, format, &r, pc->k0 + 8 * g), i);
+                acc[g] = combine8(in, acc[g], unit_values8(q, q->ggml, &r, pc->k0 + 8 * g), i);
             }
             staged_from = 8 * groups;
             if (staged_from == pc->count) return;
@@ -104,7 +103,7 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const int format, con
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g) {
         if (8 * g >= pc->count) break;
-        if (8 * g >= staged_from) acc[g] = combine8(in, plain_sum, acc[g], as_float8(vload8(g, staged)), i);
+        if (8 * g >= staged_from) acc[g] = combine8(in, acc[g], as_float8(vload8(g, staged)), i);
     }
 }
 
@@ -118,7 +117,7 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
-        combine_row_piece(q, q->ggml, 0, in, data, scales, zp, stage, pc, row, i, acc);
+        combine_row_piece(q, in, data, scales, zp, stage, pc, row, i, acc);
     }
     return n;
 }
