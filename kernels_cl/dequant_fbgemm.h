@@ -54,12 +54,14 @@ HOT_INLINE int fbgemm_q(int format, __global const uchar *row, offset_t k)
     return format == GGML_FBGEMM_8BIT ? (int)row[k] : (row[k >> 1] >> ((k & 1) * 4)) & 0xF;
 }
 
-/* The q of values k .. k + 7 (k even) as floats (exact: small integers). */
+/* The q of values k .. k + 7 (k even) as floats (exact: small integers). 4-bit: value k + j is nibble j
+ * of the little-endian word at byte k / 2, shifted out lane by lane (one variable shift, where a
+ * shuffle of nibbles becomes lane-by-lane code on PoCL). */
 HOT_INLINE float8 fbgemm_q8(int format, __global const uchar *row, offset_t k)
 {
     if (format == GGML_FBGEMM_8BIT) return convert_float8(vload8(0, row + k));
-    const uchar4 packed = vload4(0, row + (k >> 1));
-    return convert_float8(shuffle2(packed & (uchar4)(15), packed >> (uchar4)(4), (uchar8)(0, 4, 1, 5, 2, 6, 3, 7)));
+    const uint word = fbgemm_u32_at(row + (k >> 1));
+    return convert_float8(as_int8(((uint8)(word) >> (uint8)(0, 4, 8, 12, 16, 20, 24, 28)) & (uint8)(15)));
 }
 
 /* Eight values of a plain scale (scale_is_plain) and a finite bias: the product rounded, then the sum

@@ -5,21 +5,26 @@
  * the output type. The checks are embedding_bag.cl's check_bags and locate_bad_bag, built into this
  * program.
  *
- * A work-item owns up to 8 columns of a unit of the row (a piece) for its bags: it reads each gathered
- * piece once, accumulates in registers, and writes each output value once. The unit code stores f32
- * bits through a __global pointer, so each work-item dequantizes a piece into its own 8 words of a
- * stage buffer (32 bytes that stay in its cache) and reads them back at once.
+ * A work-item owns a piece of a unit of the row (up to QBAG_PIECE columns) for its bags: it reads each
+ * gathered piece once, accumulates in registers, and writes each output value once. Where the unit's
+ * fields allow (dequant_registers.h, every layout's usual case) the values go straight from the packed
+ * bytes into registers, eight at a time, by the unit code's own operations; otherwise the unit code,
+ * which stores f32 bits through a __global pointer, dequantizes the piece into the work-item's own
+ * QBAG_PIECE words of a stage buffer (which stay in its cache), read back at once. The runs mapping
+ * prefetches the rows of the bag QBAG_PREFETCH_AHEAD bags on in the work-item's walk.
  *
  * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
  * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
- * embedding_bag.cl's F64_DIVISION. The layout and its encodings are kernel arguments
- * (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml blocks, ONNX
- * Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows. */
+ * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE and QBAG_PREFETCH_AHEAD (per device, as every
+ * build's). The layout and its encodings are kernel arguments (dequant_kernel_interface.h), as is the
+ * output type: one program for the 32-value ggml blocks, ONNX Runtime's and OpenVINO's layouts, one for
+ * ggml's super-blocks, one for FBGEMM's rows. */
 #define TABLE_KIND 0
 #ifndef SPEC
 #define SPEC 0
 #endif
 #include "dequant_kernel_interface.h"
+#include "dequant_registers.h" /* after dequant_units.h, which the kernel table inlines first */
 #include "dequant_units.h"
 #include "embedding_bag.cl"
 
@@ -28,8 +33,12 @@
 #define QBAG_OUT_F16  1
 #define QBAG_OUT_BF16 2
 
-/* Values a work-item dequantizes and accumulates at once. */
-#define QBAG_PIECE 8
+/* Values of a unit a work-item reduces at once (the tuning's bag_quantized_piece_values, a multiple of
+ * 8), accumulated in QBAG_GROUPS vectors of eight. */
+#ifndef QBAG_PIECE
+#error "QBAG_PIECE is a build option from the host's tuning table"
+#endif
+#define QBAG_GROUPS (QBAG_PIECE / 8)
 
 inline void store_output(__global uchar *out, int out_kind, ulong k, uint bits)
 {
@@ -46,32 +55,146 @@ typedef struct piece {
     offset_t u, p, b, k0, count, column;
 } piece;
 
-/* The piece's values of bag [start, end) reduced into out row `bag`. The unit code writes value k of
- * the unit at out_unit[k]: out_unit = stage - k0 puts the piece at stage[0 .. count) (never addressed
- * below stage). */
-inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
-                         __global const uchar *scales, __global const uchar *zp, __global uint *stage, const piece *pc,
-                         ulong start, ulong end, __global uchar *out, ulong bag, int out_kind)
+/* combine (embedding_bag.cl) on eight columns at once: the same operations lane by lane, so the same
+ * bits. */
+HOT_INLINE float8 combine8(const bag_inputs *in, float8 acc, float8 x, ulong i)
 {
-    float acc[QBAG_PIECE];
-    for (int j = 0; j < QBAG_PIECE; ++j) acc[j] = in->mode == MODE_MAX ? -INFINITY : 0.0f;
+    if (in->mode == MODE_MAX) return select(acc, x, (isnan(acc) == 0) & (isnan(x) | (x > acc)));
+    return in->has_weights ? acc + to_acc(in->weights[i]) * x : acc + x;
+}
+
+/* Values k .. k + count - 1 of the piece's unit of row `row` into stage[0 .. count) by the unit code (it
+ * writes value k' of the unit at out_unit[k'], so out_unit = stage - k, never addressed below stage).
+ * The cold path, out of the loops where the compiler leaves it so. */
+inline void stage_values(const dequant_params *q, __global const uchar *data, __global const uchar *scales,
+                         __global const uchar *zp, __global uint *stage, const piece *pc, long row, offset_t k,
+                         offset_t count)
+{
+    const slab sl = slab_at(q, 0, (offset_t)row);
+    dequant_unit_piece(q, &sl, data, scales, zp, stage - k, pc->u, pc->p, pc->b, k, count);
+}
+
+/* The piece's values of row `row` combined, as index i, into acc, any mode and format: groups of eight
+ * from registers where the unit's fields allow (dequant_registers.h), else (and for a last group of
+ * fewer than eight) through the unit code and the work-item's stage of QBAG_PIECE words. A staged group
+ * is read whole: its lanes past the piece hold whatever the stage held, and are never written out.
+ * Every acc[g] is addressed by a constant g once the loops unroll, so that acc can stay in registers. */
+HOT_INLINE void combine_row_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                                  __global const uchar *scales, __global const uchar *zp, __global uint *stage,
+                                  const piece *pc, long row, ulong i, float8 *acc)
+{
+    const offset_t groups = pc->count / 8;
+    offset_t staged_from = 0; /* the piece's values from this one on go through the stage */
+    unit_registers r;
+    if (groups > 0) {
+        const slab sl = slab_at(q, 0, (offset_t)row);
+        if (unit_registers_of(q, q->ggml, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) {
+#pragma unroll
+            for (int g = 0; g < QBAG_GROUPS; ++g) {
+                if (g == groups) break; /* a jump out, not a test for each group to come */
+                acc[g] = combine8(in, acc[g], unit_values8(q, q->ggml, &r, pc->k0 + 8 * g), i);
+            }
+            staged_from = 8 * groups;
+            if (staged_from == pc->count) return;
+        }
+    }
+    stage_values(q, data, scales, zp, stage, pc, row, pc->k0 + staged_from, pc->count - staged_from);
+    __global const uint *staged = stage - staged_from; /* value k0 + 8g of the piece at staged[8g] */
+#pragma unroll
+    for (int g = 0; g < QBAG_GROUPS; ++g) {
+        if (8 * g >= pc->count) break;
+        if (8 * g >= staged_from) acc[g] = combine8(in, acc[g], as_float8(vload8(g, staged)), i);
+    }
+}
+
+/* The piece's values of bag [start, end) combined into acc; returns the entries counted. */
+HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                              __global const uchar *scales, __global const uchar *zp, __global uint *stage,
+                              const piece *pc, ulong start, ulong end, float8 *acc)
+{
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
+        combine_row_piece(q, in, data, scales, zp, stage, pc, row, i, acc);
+    }
+    return n;
+}
+
+/* The same for a plain sum (or mean) of a piece of whole groups in a format known at compile time, all
+ * in registers: no branch on the format or the mode, and no copy of the unit code. Returns 0 at the
+ * first row whose fields need the unit code (the caller starts over with combine_rows), else 1 with the
+ * entries counted in *n. */
+HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const bag_inputs *in,
+                                         __global const uchar *data, __global const uchar *scales,
+                                         __global const uchar *zp, const piece *pc, ulong start, ulong end, float8 *acc,
+                                         ulong *n)
+{
+    const offset_t groups = pc->count / 8;
+    *n = 0;
+    for (ulong i = start; i < end; ++i) {
+        const long row = bag_row(in, i);
+        if (row < 0) continue;
+        ++*n;
         const slab sl = slab_at(q, 0, (offset_t)row);
-        dequant_unit_piece(q, &sl, data, scales, zp, stage - pc->k0, pc->u, pc->p, pc->b, pc->k0, pc->count);
-        for (offset_t j = 0; j < pc->count; ++j) acc[j] = combine(in, acc[j], as_float(stage[j]), i);
+        unit_registers r;
+        if (!unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) return 0;
+#pragma unroll
+        for (int g = 0; g < QBAG_GROUPS; ++g) {
+            if (g == groups) break;
+            acc[g] += unit_values8(q, format, &r, pc->k0 + 8 * g);
+        }
     }
+    return 1;
+}
+
+/* acc's groups of the piece set to the mode's starting value (those past the piece neither set nor
+ * read). */
+HOT_INLINE void start_piece(const bag_inputs *in, const piece *pc, float8 *acc)
+{
+    const float8 initial = in->mode == MODE_MAX ? (float8)(-INFINITY) : (float8)(0.0f);
+#pragma unroll
+    for (int g = 0; g < QBAG_GROUPS; ++g) {
+        if (8 * g >= pc->count) break;
+        acc[g] = initial;
+    }
+}
+
+/* The piece's values of bag [start, end) reduced into out row `bag`: each value of a gathered row is
+ * read once, accumulated in registers in bag order, and each output value written once. A plain sum
+ * (or mean) of the usual formats (dequant_registers.h's REGISTER_FORMAT_FIRST and _SECOND) takes a loop
+ * of its own; every other case, and a bag with a row that loop cannot take, one shared loop. */
+inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                         __global const uchar *scales, __global const uchar *zp, __global uint *stage, const piece *pc,
+                         ulong start, ulong end, __global uchar *out, ulong bag, int out_kind)
+{
+    float8 acc[QBAG_GROUPS];
+    start_piece(in, pc, acc);
+    ulong n = 0;
+    int done = 0;
+    if (in->mode != MODE_MAX && !in->has_weights && pc->count % 8 == 0) {
+        if (q->ggml == REGISTER_FORMAT_FIRST)
+            done = combine_rows_in_registers(q, REGISTER_FORMAT_FIRST, in, data, scales, zp, pc, start, end, acc, &n);
+        else if (q->ggml == REGISTER_FORMAT_SECOND)
+            done = combine_rows_in_registers(q, REGISTER_FORMAT_SECOND, in, data, scales, zp, pc, start, end, acc, &n);
+        if (!done) start_piece(in, pc, acc);
+    }
+    if (!done) n = combine_rows(q, in, data, scales, zp, stage, pc, start, end, acc);
     const int default_row = n == 0 && in->default_row >= 0;
-    if (default_row) { /* an empty bag: the default row, dequantized like any other */
-        const slab sl = slab_at(q, 0, (offset_t)in->default_row);
-        dequant_unit_piece(q, &sl, data, scales, zp, stage - pc->k0, pc->u, pc->p, pc->b, pc->k0, pc->count);
-    }
+    if (default_row) /* an empty bag: the default row, dequantized like any other */
+        stage_values(q, data, scales, zp, stage, pc, in->default_row, pc->k0, pc->count);
     const ulong first = bag * in->D + pc->column;
-    for (offset_t j = 0; j < pc->count; ++j)
-        store_output(out, out_kind, first + j, n ? finish(in, acc[j], n) : default_row ? stage[j] : 0u);
+#pragma unroll
+    for (int g = 0; g < QBAG_GROUPS; ++g) {
+        if (8 * g >= pc->count) break;
+        float values[8];
+        vstore8(acc[g], 0, values);
+        for (int j = 0; j < 8 && 8 * g + j < pc->count; ++j) {
+            const uint bits = n ? finish(in, values[j], n) : default_row ? stage[8 * g + j] : 0u;
+            store_output(out, out_kind, first + 8 * g + j, bits);
+        }
+    }
 }
 
 /* The piece x of a row cut into pieces_per_unit pieces a unit; count 0 past the unit's values. */
@@ -102,8 +225,28 @@ inline piece piece_at(const dequant_params *q, offset_t x, offset_t pieces_per_u
               bags_offset, bags_size, bags_signed, weights, weights_offset, has_weights, (ulong)A, (ulong)I, L, K, \
               bags_count, form, mode, default_row, padding_row)
 
+/* The rows of bag `bag` (at most PREFETCH_MAX_ROWS of them) asked for ahead of their use. */
+HOT_INLINE void prefetch_bag_rows(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                                  __global const uchar *scales, __global const uchar *zp, ulong bag)
+{
+#if HINT_PREFETCH
+    ulong start, end;
+    bag_range(in, bag, &start, &end);
+    end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
+    for (ulong i = start; i < end; ++i) {
+        const long row = bag_row(in, i);
+        if (row < 0) continue;
+        const slab sl = slab_at(q, 0, (offset_t)row);
+        prefetch_slab(q, data, scales, zp, &sl);
+    }
+#else
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)bag;
+#endif
+}
+
 /* Runs mapping (CPUs): `workers` work-items, each walking bags b, b + workers, ...; for each bag every
- * piece of the row in turn. */
+ * piece of the row in turn. A work-item's bags run one after another on its thread, so the rows it
+ * prefetches QBAG_PREFETCH_AHEAD of its bags on arrive while it reduces the bags between. */
 __kernel void bag_quantized_runs(QBAG_PARAMETERS)
 {
     const ulong w = get_global_id(0);
@@ -115,7 +258,9 @@ __kernel void bag_quantized_runs(QBAG_PARAMETERS)
     __global uint *stage = stage_base + w * QBAG_PIECE;
     __global uchar *output = out_base + out_offset;
     const offset_t pieces = U * pieces_per_unit;
+    const ulong ahead = (ulong)QBAG_PREFETCH_AHEAD * workers;
     for (ulong bag = w; bag < B; bag += workers) {
+        if (QBAG_PREFETCH_AHEAD && B - bag > ahead) prefetch_bag_rows(&q, &in, data, scales, zp, bag + ahead);
         ulong start, end;
         bag_range(&in, bag, &start, &end);
         for (offset_t x = 0; x < pieces; ++x) {

@@ -110,9 +110,12 @@ static void parse_case_field(case_spec *c, const char *key, char *value, const c
         if (strcmp(value, "kernel") && strcmp(value, "wall")) TABLE_DIE(at, "time is kernel or wall");
         c->primary = !strcmp(value, "wall") ? PRIMARY_WALL : PRIMARY_KERNEL;
     } else if (!strcmp(key, "layout") && c->kind == KIND_BAG) {
-        if (strcmp(value, "fbgemm-8bit-rowwise"))
-            TABLE_DIE(at, "op=bag: layout is fbgemm-8bit-rowwise, not '%s'", value);
-        c->bag_8bit = 1;
+        /* FBGEMM's rowwise layouts, or a ggml layout the library reads */
+        c->bag_layout = clg_quant_layout_from_name(value);
+        c->ggml_type = !strncmp(value, "ggml-", 5) ? cli_gguf_type_named(value + 5) : NULL;
+        if (c->bag_layout != CLG_QUANT_FBGEMM_8BIT_ROWWISE && c->bag_layout != CLG_QUANT_FBGEMM_4BIT_ROWWISE &&
+            !(c->bag_layout != CLG_QUANT_LAYOUT_INVALID && c->ggml_type))
+            TABLE_DIE(at, "op=bag: layout is fbgemm-8bit-rowwise, fbgemm-4bit-rowwise or ggml-*, not '%s'", value);
     } else if (!strcmp(key, "tables") && c->kind == KIND_BAG) {
         const int64_t tables = parse_count(value, at);
         if (tables < 1 || tables > CASE_MAX_TABLES) TABLE_DIE(at, "tables is 1 to %d", CASE_MAX_TABLES);
@@ -175,10 +178,15 @@ static void parse_case_line(char *text, case_spec *c, const case_spec *earlier, 
     if (c->kind == KIND_BAG && c->bag_tables == 0) c->bag_tables = 1;
     if (c->kind == KIND_BAG && c->data_type != CLG_F32 && c->data_type != CLG_F64)
         TABLE_DIE(at, "op=bag: the table is f32 or f64");
-    if (c->kind == KIND_BAG && (c->bag_8bit || c->bag_tables > 1) && c->bag_form != CLG_BAG_OFFSETS)
+    if (c->kind == KIND_BAG && (c->bag_layout || c->bag_tables > 1) && c->bag_form != CLG_BAG_OFFSETS)
         TABLE_DIE(at, "op=bag: layout= and tables= take form=offsets");
-    if (c->kind == KIND_BAG && c->bag_8bit && (c->bag_tables > 1 || c->data_type != CLG_F32))
-        TABLE_DIE(at, "op=bag layout=fbgemm-8bit-rowwise: one table, data=f32[rows,values a row]");
+    if (c->kind == KIND_BAG && c->bag_layout && (c->bag_tables > 1 || c->data_type != CLG_F32))
+        TABLE_DIE(at, "op=bag layout=: one table, data=f32[rows,values a row]");
+    if (c->kind == KIND_BAG && c->ggml_type && c->data_shape[1] % c->ggml_type->block_values)
+        TABLE_DIE(at, "op=bag layout=ggml-%s: rows of whole %u-value blocks", c->ggml_type->name,
+                  (unsigned)c->ggml_type->block_values);
+    if (c->kind == KIND_BAG && c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE && c->data_shape[1] % 2)
+        TABLE_DIE(at, "op=bag layout=fbgemm-4bit-rowwise: rows of an even number of values");
     for (int i = 0; i < c->scaled_dims; ++i)
         if (c->scaled_dim[i] >= (c->scaled_is_data[i] ? c->data_rank : c->indices_rank))
             TABLE_DIE(at, "scale names a dimension the tensor lacks");
@@ -229,7 +237,7 @@ const char *case_op_name(case_kind kind) { return op_names[kind]; }
 
 const char *case_layout_name(const case_spec *c)
 {
-    if (c->kind == KIND_BAG) return c->bag_8bit ? clg_quant_layout_name(CLG_QUANT_FBGEMM_8BIT_ROWWISE) : NULL;
+    if (c->kind == KIND_BAG) return c->bag_layout ? clg_quant_layout_name(c->bag_layout) : NULL;
     return c->layout == LAYOUT_GGML ? clg_quant_layout_name(c->ggml_layout) : layout_names[c->layout];
 }
 
@@ -346,11 +354,15 @@ static void bag_quant_desc_of(const case_spec *c, clg_embedding_bag_quantized_de
     memset(desc, 0, sizeof *desc);
     bag_desc_of(c, &desc->bag);
     memset(&desc->bag.table, 0, sizeof desc->bag.table);
-    desc->layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    desc->layout = c->bag_layout;
     desc->data.type = CLG_QUANT_U8;
     desc->data.rank = 2;
     desc->data.shape[0] = c->data_shape[0];
-    desc->data.shape[1] = c->data_shape[1] + 8;
+    const int64_t D = c->data_shape[1];
+    desc->data.shape[1] = c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE ? D + 8
+                          : c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE
+                              ? D / 2 + 4
+                              : D / c->ggml_type->block_values * c->ggml_type->block_bytes;
     desc->output_type = CLG_F32;
 }
 
@@ -431,7 +443,7 @@ static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *
     }
     case KIND_BAG:
         in->count = 4; /* table(s), indices, offsets (packed: none), per_sample_weights (none) */
-        if (c->bag_8bit) {
+        if (c->bag_layout) {
             in->bag_call = 1;
             bag_quant_desc_of(c, &in->bag_quant);
             st = clg_embedding_bag_quantized_sizes(&in->bag_quant, &in->bytes[0], NULL, NULL, &in->bytes[1],
@@ -474,7 +486,7 @@ clg_status case_footprint_of(const case_spec *c, int64_t block_size, case_footpr
     }
     case KIND_TREE: f->moved = 3 * in.bytes[0] + in.bytes[2] + 4; break; /* step ids + parents read, output written */
     case KIND_BAG: {
-        /* indices and offsets read + every gathered row read (8-bit: with its scale and bias) + output written */
+        /* indices and offsets read + every gathered row read (quantized: with its fields) + output written */
         const uint64_t index_count = in.bytes[1] / clg_dtype_size(c->index_type);
         const uint64_t row_bytes = in.bytes[0] / ((uint64_t)c->data_shape[0] * (uint64_t)c->bag_tables);
         f->moved = in.bytes[1] + in.bytes[2] + row_bytes * index_count + in.out_bytes;
@@ -574,13 +586,34 @@ static void fill_bag_8bit_rows(const case_spec *c, unsigned char *rows)
     }
 }
 
+/* A 4-bit FBGEMM or a ggml table: stream seed + 1's bytes, then every f16 field finite (FBGEMM's
+ * scale and bias, ggml's d and m or dmin), as the dequantizing gather's cases have them. */
+static void fill_bag_packed_rows(const case_spec *c, unsigned char *rows, size_t bytes)
+{
+    fill_bytes(rows, bytes, c->seed + 1);
+    if (c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
+        const size_t row = (size_t)c->data_shape[1] / 2 + 4;
+        finite_f16(rows + row - 4, bytes / row, row);
+        finite_f16(rows + row - 2, bytes / row, row);
+        return;
+    }
+    const size_t block = c->ggml_type->block_bytes;
+    for (int f = 0; f < 2; ++f)
+        if (c->ggml_type->f16_fields[f] != CLI_GGUF_NO_FIELD)
+            finite_f16(rows + c->ggml_type->f16_fields[f], bytes / block, block);
+}
+
 /* An EmbeddingBag table (f32 or f64): value i is the 16-bit signed integer in the low bits of stream
  * seed + 1's value i, divided by 256. Every sum of up to 2^8 of them is exact in f32, so a bag's sum
  * comes out the same in any order and every peer's output can be compared bit for bit. */
 static void fill_bag_table(const case_spec *c, case_inputs *in)
 {
-    if (c->bag_8bit) {
+    if (c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE) {
         fill_bag_8bit_rows(c, in->host[0]);
+        return;
+    }
+    if (c->bag_layout) {
+        fill_bag_packed_rows(c, in->host[0], (size_t)in->bytes[0]);
         return;
     }
     const size_t count = (size_t)in->bytes[0] / clg_dtype_size(c->data_type);

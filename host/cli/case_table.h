@@ -21,15 +21,15 @@ typedef enum quant_layout { LAYOUT_NONE, LAYOUT_ORT_U4, LAYOUT_ORT_U8, LAYOUT_GG
 typedef struct case_spec {
     char name[64];
     case_kind kind;
-    int preset;            /* the kind's preset: clg_preset, clg_gather_elements_preset, clg_gather_nd_preset or
+    int preset;                  /* the kind's preset: clg_preset, clg_gather_elements_preset, clg_gather_nd_preset or
                  * clg_embedding_bag_preset */
-    clg_bag_form bag_form; /* EmbeddingBag: form= (indices [B, K]: B bags of K; offsets flattens them) */
-    clg_bag_mode bag_mode; /* EmbeddingBag: mode= */
-    int bag_tables;        /* EmbeddingBag: tables= (1: one table; more: one table-batched call) */
-    int bag_8bit;          /* EmbeddingBag: layout=fbgemm-8bit-rowwise (the quantized call) */
+    clg_bag_form bag_form;       /* EmbeddingBag: form= (indices [B, K]: B bags of K; offsets flattens them) */
+    clg_bag_mode bag_mode;       /* EmbeddingBag: mode= */
+    int bag_tables;              /* EmbeddingBag: tables= (1: one table; more: one table-batched call) */
+    clg_quant_layout bag_layout; /* EmbeddingBag: layout= (the quantized call; CLG_QUANT_LAYOUT_INVALID: none) */
     quant_layout layout;
     clg_quant_layout ggml_layout;   /* LAYOUT_GGML: the library's layout */
-    const cli_gguf_type *ggml_type; /* LAYOUT_GGML: its block */
+    const cli_gguf_type *ggml_type; /* LAYOUT_GGML, or a bag's ggml layout: its block */
     clg_dtype data_type;
     int32_t data_rank;
     int64_t data_shape[CLG_MAX_RANK];
@@ -76,7 +76,7 @@ typedef struct case_inputs {
     clg_gather_quantized_desc quant;
     clg_gather_tree_desc tree;
     clg_embedding_bag_desc bag;
-    /* EmbeddingBag's other calls (bag_8bit, bag_tables > 1); their inputs take the plain call's order:
+    /* EmbeddingBag's other calls (bag_layout, bag_tables > 1); their inputs take the plain call's order:
      * table(s), indices, offsets, weights (absent) */
     clg_embedding_bag_quantized_desc bag_quant;
     clg_embedding_bag_tables_desc bag_batched; /* its tables pointer set at each call, to tables below */

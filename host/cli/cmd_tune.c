@@ -45,6 +45,8 @@ static const tunable_plan plans[] = {
     {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
     {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
     {"bag_prefetch_ahead", 0, BAG, {"1", "2", "8"}, {"0", "1", "2", "4", "8", "16"}},
+    {"bag_quantized_piece_values", 0, BAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
+    {"bag_quantized_prefetch_ahead", 0, BAG, {"1", "2", "4"}, {"0", "1", "2", "4", "8"}},
     {"adjacent_local_size",
      1,
      ROWS | ELEMENTS | QUANT | BAG,
@@ -57,6 +59,7 @@ static const tunable_plan plans[] = {
      {"4", "8", "16", "32", "64", "128", "256"}},
     {"dequant_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"dequant_super_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
+    {"bag_quantized_piece_values", 1, BAG, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
     {"tree_local_size", 1, TREE, {"32", "64", "256"}, {"16", "32", "64", "128", "256"}},
 };

@@ -84,6 +84,11 @@ static const clg_tunable tunables[] = {
            "dequantizing: most bytes prefetched of a slab's values or scales"),
     KERNEL(bag_prefetch_ahead, "BAG_PREFETCH_AHEAD", 0, 1u << 20,
            "EmbeddingBag runs: the bag, this many on, whose rows a work-item prefetches (0: none)"),
+    /* a multiple of 8: the kernel accumulates eight values a vector */
+    {FIELD(bag_quantized_piece_values), 8, 256, 8, 0, NULL, "QBAG_PIECE",
+     "quantized EmbeddingBag: values of a unit a work-item reduces at once"},
+    KERNEL(bag_quantized_prefetch_ahead, "QBAG_PREFETCH_AHEAD", 0, 1u << 10,
+           "quantized EmbeddingBag runs: the work-item's bag, this many on, whose rows it prefetches (0: none)"),
 };
 
 const clg_tunable *clg_tunables(size_t *count)

@@ -78,6 +78,10 @@ typedef struct clg_tuning {
     uint32_t dequant_slab_prefetch_bytes;   /* dequantizing: most bytes prefetched of a slab's values or scales */
     uint32_t bag_prefetch_ahead;            /* EmbeddingBag runs: a work-item prefetches the rows of the bag
                                              * this many bags on (0: none) */
+    uint32_t bag_quantized_piece_values;    /* EmbeddingBag over a quantized table: values of a unit a
+                                             * work-item reduces at once, in registers */
+    uint32_t bag_quantized_prefetch_ahead;  /* ... runs: a work-item prefetches the rows of its bag this many
+                                             * of its bags on (0: none) */
 } clg_tuning;
 
 /* One tunable: its name in profiles, where it lives, its range and, for choices, its values' names. */

@@ -11,9 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* kernels_cl/embedding_bag_quantized.cl: QBAG_PIECE values a work-item's piece */
-#define PIECE_VALUES 8
-
 clg_status clg_embedding_bag_quantized_borrow(clg_context *ctx, const void *program_plan, const char *name,
                                               clg_kernel_lease *lease)
 {
@@ -88,7 +85,9 @@ clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan
     clg_status st = clg_embedding_bag_quantized_borrow(ctx, qp, name, &lease);
     if (st != CLG_SUCCESS) return st;
 
-    const uint64_t pieces_per_unit = (largest_unit(t) + PIECE_VALUES - 1) / PIECE_VALUES;
+    /* kernels_cl/embedding_bag_quantized.cl's QBAG_PIECE, which every build of the context gets */
+    const uint64_t piece_values = ctx->tuning.bag_quantized_piece_values;
+    const uint64_t pieces_per_unit = (largest_unit(t) + piece_values - 1) / piece_values;
     const uint64_t pieces = t->U * pieces_per_unit;
     uint64_t items[2];
     size_t local[2];
@@ -111,7 +110,7 @@ clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan
         dims = 1;
     }
     cl_mem stage = NULL;
-    const uint64_t stage_bytes = stages * PIECE_VALUES * sizeof(cl_uint);
+    const uint64_t stage_bytes = stages * piece_values * sizeof(cl_uint);
     /* each work-item writes its piece of the stage before it reads it back, so the stage needs no
      * contents; where the profile's driver_scratch_from_host says so (Oclgrind) it starts as zeros */
     void *stage_zeros = NULL;

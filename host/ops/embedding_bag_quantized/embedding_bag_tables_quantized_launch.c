@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* kernels_cl/embedding_bag_quantized.cl: QBAG_PIECE values a quantized piece; embedding_bag_tables_quantized.h:
- * PLAIN_PIECE values a plain table's piece, the words a table past the check's four */
-#define PIECE_VALUES       8
+/* embedding_bag_tables_quantized.h: PLAIN_PIECE values a plain table's piece, the words a table past the
+ * check's four. A quantized piece holds QBAG_PIECE values (kernels_cl/embedding_bag_quantized.cl), the
+ * tuning's bag_quantized_piece_values, which every build of the context gets. */
 #define PLAIN_PIECE_VALUES 32
 #define QMETA_WORDS        5
 
@@ -36,7 +36,8 @@ static clg_status borrow_check(clg_context *ctx, const void *program_plan, const
 
 /* Table e's words past the check's: format, plain kind, units, unit values, pieces a unit; *pieces the
  * pieces of its row. */
-static clg_status table_words(const clg_embedding_bag_table *e, cl_ulong *w, uint64_t *pieces)
+static clg_status table_words(const clg_embedding_bag_table *e, uint64_t quant_piece_values, cl_ulong *w,
+                              uint64_t *pieces)
 {
     const uint64_t D = (uint64_t)e->width;
     memset(w, 0, QMETA_WORDS * sizeof *w);
@@ -48,7 +49,7 @@ static clg_status table_words(const clg_embedding_bag_table *e, cl_ulong *w, uin
         w[0] = (cl_ulong)g.ggml;
         units = g.U;
         unit_values = g.ggml_block_values;
-        piece_values = PIECE_VALUES;
+        piece_values = quant_piece_values;
     } else {
         w[1] = e->type == CLG_F32 ? 0 : e->type == CLG_F16 ? 1 : 2;
     }
@@ -77,7 +78,8 @@ static clg_status make_meta(clg_context *ctx, const clg_embedding_bag_tables_pla
         words[4 * t + 3] = column;
         column += (cl_ulong)e->width;
         uint64_t pieces = 0;
-        const clg_status st = table_words(e, words + 4 * p->T + QMETA_WORDS * t, &pieces);
+        const clg_status st =
+            table_words(e, ctx->tuning.bag_quantized_piece_values, words + 4 * p->T + QMETA_WORDS * t, &pieces);
         if (st != CLG_SUCCESS) {
             free(words);
             return st;
@@ -200,7 +202,7 @@ clg_status clg_embedding_bag_tables_quantized_launch(clg_context *ctx, const clg
         stages = workers;
         dims = 1;
     }
-    st = make_stage(ctx, stages * PIECE_VALUES, &stage);
+    st = make_stage(ctx, stages * ctx->tuning.bag_quantized_piece_values, &stage);
     if (st == CLG_SUCCESS && set_args(lease.kernel, p, buffers, meta, workers, max_pieces, stage, gate) != CL_SUCCESS)
         st = clg_fail_cl(CL_INVALID_KERNEL_ARGS, "clSetKernelArg (table-batched embedding bag, converting)");
     if (st == CLG_SUCCESS) st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);

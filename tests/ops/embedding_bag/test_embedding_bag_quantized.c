@@ -700,13 +700,14 @@ START_TEST(random_cases)
 }
 END_TEST
 
-/* Rows of 1024 values (128 pieces of 8: more than the work-group's width of 64 the tuning below sets) and
- * more bags than the work-items it gives either mapping, so that both walk a row's pieces past their first
- * group and the bags with a stride; a layout of each family. The indices scale with CLGATHER_TEST_SCALE. */
+/* Rows of 1024 values (at least 43 pieces of the 24 values the tuning below sets, a size that divides no
+ * unit: each unit ends in a shorter piece; more pieces than the work-group's width of 16) and more bags
+ * than the work-items it gives either mapping, so that both walk a row's pieces past their first group
+ * and the bags with a stride; a layout of each family. The indices scale with CLGATHER_TEST_SCALE. */
 START_TEST(wide_rows_many_bags)
 {
     support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
-                       "adjacent_local_size = 64\n");
+                       "adjacent_local_size = 16\nbag_quantized_piece_values = 24\n");
     support_rng rng = {seed_value() ^ 0x51DEull};
     static const clg_quant_layout wide[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q6_K, CLG_QUANT_ORT_BLOCK,
                                             CLG_QUANT_OV_COMPRESSED, CLG_QUANT_FBGEMM_4BIT_ROWWISE};
