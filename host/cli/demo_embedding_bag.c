@@ -154,6 +154,42 @@ static int run_case(clg_context *ctx, int number, const demo_bag_case *c)
     return problem[0] == '\0';
 }
 
+/* The demo's table-batched calls (six i64 indices, five offsets, output [2, 5] f32): the call and the CPU
+ * reference, bit for bit, and the hand-checked values; prints the output and the verdict under `label`. */
+static int check_tables_case(clg_context *ctx, const clg_embedding_bag_tables_desc *desc, const void *tables,
+                             size_t tables_bytes, const int64_t indices[6], const int64_t offsets[5],
+                             const double expected[10], const char *label, const char *caption)
+{
+    float output[10], reference[10];
+    char problem[1024] = "";
+    clg_status st = clg_embedding_bag_tables(ctx, desc, tables, tables_bytes, indices, 6 * sizeof *indices, offsets,
+                                             5 * sizeof *offsets, NULL, 0, output, sizeof output);
+    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_tables");
+    const clg_status ref_st =
+        clg_embedding_bag_tables_reference(desc, tables, tables_bytes, indices, 6 * sizeof *indices, offsets,
+                                           5 * sizeof *offsets, NULL, 0, reference, sizeof reference);
+    if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_embedding_bag_tables_reference");
+    cli_take_failure(problem, sizeof problem);
+    if (!problem[0] && memcmp(output, reference, sizeof output) != 0)
+        snprintf(problem, sizeof problem, "differs from the CPU reference");
+    else if (!problem[0] && !matches(output, expected, 10))
+        snprintf(problem, sizeof problem, "differs from the hand-checked values");
+    if (st == CLG_SUCCESS) {
+        const int64_t shape[] = {2, 5};
+        cli_tensor shown = {0};
+        if (cli_tensor_alloc(&shown, CLG_F32, 2, shape, "output") == 0) {
+            memcpy(shown.bytes, output, sizeof output);
+            printf("     %-9s", "output");
+            cli_print_tensor(stdout, &shown, BAG_MAX_VALUES);
+            printf("  %s\n", caption);
+        }
+        cli_tensor_free(&shown);
+    }
+    printf("     %-12s %s\n", label, problem[0] ? "FAIL" : "PASS  = reference = hand-checked values");
+    if (problem[0]) printf("     %s\n", problem);
+    return problem[0] == '\0';
+}
+
 /* The table-batched call (FBGEMM's TBE): the OpenVINO table [5, 2] and PyTorch's [10, 3] in one buffer, B = 2,
  * offsets table-major with the last: table 0's bags {0, 4} and {}, table 1's {9} and {1, 2, 3}. */
 static int run_tables_case(clg_context *ctx, int number)
@@ -170,34 +206,8 @@ static int run_tables_case(clg_context *ctx, int number)
     static const double expected[] = {0.6, -1.3, 28, 29, 30, 0, 0, 21, 24, 27};
     const clg_embedding_bag_tables_desc desc = {
         .num_tables = 2, .tables = layout, .indices = I64(6), .offsets = I64(5), .include_last_offset = 1};
-    float output[10], reference[10];
-    char problem[1024] = "";
-    clg_status st = clg_embedding_bag_tables(ctx, &desc, tables, sizeof tables, indices, sizeof indices, offsets,
-                                             sizeof offsets, NULL, 0, output, sizeof output);
-    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_tables");
-    const clg_status ref_st =
-        clg_embedding_bag_tables_reference(&desc, tables, sizeof tables, indices, sizeof indices, offsets,
-                                           sizeof offsets, NULL, 0, reference, sizeof reference);
-    if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_embedding_bag_tables_reference");
-    cli_take_failure(problem, sizeof problem);
-    if (!problem[0] && memcmp(output, reference, sizeof output) != 0)
-        snprintf(problem, sizeof problem, "differs from the CPU reference");
-    else if (!problem[0] && !matches(output, expected, 10))
-        snprintf(problem, sizeof problem, "differs from the hand-checked values");
-    if (st == CLG_SUCCESS) {
-        const int64_t shape[] = {2, 5};
-        cli_tensor shown = {0};
-        if (cli_tensor_alloc(&shown, CLG_F32, 2, shape, "output") == 0) {
-            memcpy(shown.bytes, output, sizeof output);
-            printf("     %-9s", "output");
-            cli_print_tensor(stdout, &shown, BAG_MAX_VALUES);
-            printf("  (table 0's 2 columns, then table 1's 3)\n");
-        }
-        cli_tensor_free(&shown);
-    }
-    printf("     %-12s %s\n", "tables", problem[0] ? "FAIL" : "PASS  = reference = hand-checked values");
-    if (problem[0]) printf("     %s\n", problem);
-    return problem[0] == '\0';
+    return check_tables_case(ctx, &desc, tables, sizeof tables, indices, offsets, expected, "tables",
+                             "(table 0's 2 columns, then table 1's 3)");
 }
 
 /* The table-batched call over FBGEMM's inference mix: the OpenVINO table [5, 2] in f32 beside PyTorch's [10, 3] as
@@ -228,34 +238,8 @@ static int run_tables_mix_case(clg_context *ctx, int number)
                                                 .offsets = I64(5),
                                                 .include_last_offset = 1,
                                                 .output_type = CLG_F32};
-    float output[10], reference[10];
-    char problem[1024] = "";
-    clg_status st = clg_embedding_bag_tables(ctx, &desc, tables, sizeof tables, indices, sizeof indices, offsets,
-                                             sizeof offsets, NULL, 0, output, sizeof output);
-    if (st != CLG_SUCCESS) cli_fail_status(st, "clg_embedding_bag_tables");
-    const clg_status ref_st =
-        clg_embedding_bag_tables_reference(&desc, tables, sizeof tables, indices, sizeof indices, offsets,
-                                           sizeof offsets, NULL, 0, reference, sizeof reference);
-    if (st == CLG_SUCCESS && ref_st != CLG_SUCCESS) cli_fail_status(ref_st, "clg_embedding_bag_tables_reference");
-    cli_take_failure(problem, sizeof problem);
-    if (!problem[0] && memcmp(output, reference, sizeof output) != 0)
-        snprintf(problem, sizeof problem, "differs from the CPU reference");
-    else if (!problem[0] && !matches(output, expected, 10))
-        snprintf(problem, sizeof problem, "differs from the hand-checked values");
-    if (st == CLG_SUCCESS) {
-        const int64_t shape[] = {2, 5};
-        cli_tensor shown = {0};
-        if (cli_tensor_alloc(&shown, CLG_F32, 2, shape, "output") == 0) {
-            memcpy(shown.bytes, output, sizeof output);
-            printf("     %-9s", "output");
-            cli_print_tensor(stdout, &shown, BAG_MAX_VALUES);
-            printf("  (the f32 table's 2 columns, then the 8-bit table's 3)\n");
-        }
-        cli_tensor_free(&shown);
-    }
-    printf("     %-12s %s\n", "tables mix", problem[0] ? "FAIL" : "PASS  = reference = hand-checked values");
-    if (problem[0]) printf("     %s\n", problem);
-    return problem[0] == '\0';
+    return check_tables_case(ctx, &desc, tables, sizeof tables, indices, offsets, expected, "tables mix",
+                             "(the f32 table's 2 columns, then the 8-bit table's 3)");
 }
 
 /* A quantized table, checked by hand: OpenVINO's compressed u8 rows [3, 4], value c of row r stored as
