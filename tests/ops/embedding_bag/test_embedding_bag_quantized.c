@@ -10,6 +10,7 @@
 #include "bag_support.h"
 #include "core/float_bits.h"
 #include "op_support.h"
+#include "quantized_support.h"
 #include "testing/testing.h"
 
 #include <stdio.h>
@@ -451,31 +452,6 @@ static const clg_quant_layout layouts[] = {
     CLG_QUANT_GGML_Q4_K, CLG_QUANT_GGML_Q5_K,     CLG_QUANT_GGML_Q6_K,   CLG_QUANT_GGML_IQ4_XS};
 enum { LAYOUTS = sizeof layouts / sizeof layouts[0] };
 
-static size_t ggml_block_bytes(clg_quant_layout l)
-{
-    static const size_t bytes[] = {
-        [CLG_QUANT_GGML_Q4_0] = 18,  [CLG_QUANT_GGML_Q8_0] = 34,  [CLG_QUANT_GGML_Q4_1] = 20,
-        [CLG_QUANT_GGML_Q5_0] = 22,  [CLG_QUANT_GGML_Q5_1] = 24,  [CLG_QUANT_GGML_IQ4_NL] = 18,
-        [CLG_QUANT_GGML_Q2_K] = 84,  [CLG_QUANT_GGML_Q3_K] = 110, [CLG_QUANT_GGML_Q4_K] = 144,
-        [CLG_QUANT_GGML_Q5_K] = 176, [CLG_QUANT_GGML_Q6_K] = 210, [CLG_QUANT_GGML_IQ4_XS] = 136};
-    return (size_t)l < sizeof bytes / sizeof bytes[0] ? bytes[l] : 0;
-}
-
-/* Where a block's f16 fields lie (d, and m or dmin): their count. */
-static int ggml_f16_fields(clg_quant_layout l, size_t at[2])
-{
-    switch (l) {
-    case CLG_QUANT_GGML_Q4_1:
-    case CLG_QUANT_GGML_Q5_1:
-    case CLG_QUANT_GGML_Q4_K:
-    case CLG_QUANT_GGML_Q5_K: at[0] = 0, at[1] = 2; return 2;
-    case CLG_QUANT_GGML_Q2_K: at[0] = 80, at[1] = 82; return 2;
-    case CLG_QUANT_GGML_Q3_K: at[0] = 108; return 1;
-    case CLG_QUANT_GGML_Q6_K: at[0] = 208; return 1;
-    default: at[0] = 0; return 1;
-    }
-}
-
 /* A scale or block field: mostly ordinary, now and then zero, subnormal, infinite or NaN. */
 static uint32_t pick_scale_bits(support_rng *rng)
 {
@@ -498,7 +474,7 @@ static void make_table(support_rng *rng, clg_quant_layout layout, clg_embedding_
         set_quant(&d->data, CLG_QUANT_U8, 2, N, layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE ? D + 8 : (D + 1) / 2 + 4);
         return;
     }
-    const size_t block_bytes = ggml_block_bytes(layout);
+    const size_t block_bytes = quant_ggml_block_bytes(layout);
     if (block_bytes) {
         const int64_t blocks = 1 + (int64_t)support_below(rng, layout >= CLG_QUANT_GGML_Q2_K ? 2 : 3);
         set_quant(&d->data, CLG_QUANT_U8, 2, N, blocks * (int64_t)block_bytes);
@@ -575,9 +551,9 @@ static void fill_table(support_rng *rng, qbag_case *c)
             }
         return;
     }
-    const size_t block_bytes = ggml_block_bytes(c->desc.layout);
+    const size_t block_bytes = quant_ggml_block_bytes(c->desc.layout);
     size_t at[2];
-    const int fields = block_bytes ? ggml_f16_fields(c->desc.layout, at) : 0;
+    const int fields = block_bytes ? quant_ggml_f16_fields(c->desc.layout, at) : 0;
     for (size_t b = 0; fields && b + block_bytes <= c->data_bytes; b += block_bytes)
         for (int f = 0; f < fields; ++f) {
             const uint16_t h = clg_f32_to_f16_bits(pick_scale_bits(rng));
@@ -728,7 +704,7 @@ START_TEST(wide_rows_many_bags)
             set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D / 2 + 4);
         } else {
             const int64_t blocks = D / (wide[l] == CLG_QUANT_GGML_Q4_0 ? 32 : 256);
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, blocks * (int64_t)ggml_block_bytes(wide[l]));
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, blocks * (int64_t)quant_ggml_block_bytes(wide[l]));
         }
         c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
                                               .bag_form = CLG_BAG_OFFSETS,

@@ -8,6 +8,7 @@
  * super-blocks'), which PoCL's cache shares with test_embedding_bag_quantized. */
 #include "bag_support.h"
 #include "op_support.h"
+#include "quantized_support.h"
 #include "testing/testing.h"
 
 #include <stdio.h>
@@ -319,21 +320,6 @@ static uint16_t pick_f16(support_rng *rng)
     return (uint16_t)(sign | 0x7C00 | (r < 98 ? 0 : 0x200));
 }
 
-/* Where the f16 fields of a ggml block lie (d, and m or dmin): their count. */
-static int ggml_f16_fields(clg_quant_layout l, size_t at[2])
-{
-    switch (l) {
-    case CLG_QUANT_GGML_Q4_1:
-    case CLG_QUANT_GGML_Q5_1:
-    case CLG_QUANT_GGML_Q4_K:
-    case CLG_QUANT_GGML_Q5_K: at[0] = 0, at[1] = 2; return 2;
-    case CLG_QUANT_GGML_Q2_K: at[0] = 80, at[1] = 82; return 2;
-    case CLG_QUANT_GGML_Q3_K: at[0] = 108; return 1;
-    case CLG_QUANT_GGML_Q6_K: at[0] = 208; return 1;
-    default: at[0] = 0; return 1;
-    }
-}
-
 /* N rows of table e at base: plain values (bag_support's), or random bytes with their scale fields mostly
  * ordinary. */
 static void fill_table(support_rng *rng, const clg_embedding_bag_table *e, unsigned char *base, uint64_t row_bytes)
@@ -359,7 +345,7 @@ static void fill_table(support_rng *rng, const clg_embedding_bag_table *e, unsig
                 e->quant_layout >= CLG_QUANT_GGML_Q2_K && e->quant_layout <= CLG_QUANT_GGML_IQ4_XS ? 256 : 32;
             const uint64_t blocks = (uint64_t)e->width / block_values, block_bytes = row_bytes / blocks;
             size_t at[2];
-            const int fields = ggml_f16_fields(e->quant_layout, at);
+            const int fields = quant_ggml_f16_fields(e->quant_layout, at);
             for (uint64_t b = 0; b < blocks; ++b)
                 for (int f = 0; f < fields; ++f) put_u16(row + b * block_bytes + at[f], pick_f16(rng));
         }

@@ -156,3 +156,36 @@ clg_status quant_enqueue(clg_context *ctx, const quant_case *c, size_t guard, vo
     clReleaseMemObject(o);
     return st;
 }
+
+size_t quant_ggml_block_bytes(clg_quant_layout l)
+{
+    switch (l) {
+    case CLG_QUANT_GGML_Q4_0:
+    case CLG_QUANT_GGML_IQ4_NL: return 18;
+    case CLG_QUANT_GGML_Q8_0: return 34;
+    case CLG_QUANT_GGML_Q4_1: return 20;
+    case CLG_QUANT_GGML_Q5_0: return 22;
+    case CLG_QUANT_GGML_Q5_1: return 24;
+    case CLG_QUANT_GGML_Q2_K: return 84;
+    case CLG_QUANT_GGML_Q3_K: return 110;
+    case CLG_QUANT_GGML_Q4_K: return 144;
+    case CLG_QUANT_GGML_Q5_K: return 176;
+    case CLG_QUANT_GGML_Q6_K: return 210;
+    case CLG_QUANT_GGML_IQ4_XS: return 136;
+    default: return 0;
+    }
+}
+
+int quant_ggml_f16_fields(clg_quant_layout l, size_t at[2])
+{
+    switch (l) {
+    case CLG_QUANT_GGML_Q4_1:
+    case CLG_QUANT_GGML_Q5_1:
+    case CLG_QUANT_GGML_Q4_K:
+    case CLG_QUANT_GGML_Q5_K: at[0] = 0, at[1] = 2; return 2;
+    case CLG_QUANT_GGML_Q2_K: at[0] = 80, at[1] = 82; return 2;
+    case CLG_QUANT_GGML_Q3_K: at[0] = 108; return 1;
+    case CLG_QUANT_GGML_Q6_K: at[0] = 208; return 1;
+    default: at[0] = 0; return 1;
+    }
+}

@@ -28,6 +28,11 @@ void quant_put_scale(quant_case *c, uint64_t k, float value);
 uint32_t quant_output_bits(clg_dtype out_type, const void *out, uint64_t k);
 float quant_output_value(clg_dtype out_type, const void *out, uint64_t k);
 
+/* Bytes of a ggml layout's block (0: not a ggml layout). */
+size_t quant_ggml_block_bytes(clg_quant_layout l);
+/* Where a ggml block's f16 fields lie (d, and m or dmin where it has one): their count. */
+int quant_ggml_f16_fields(clg_quant_layout l, size_t at[2]);
+
 /* The reference, the synchronous call, and the enqueue call (each tensor inside a cl_mem with `guard`
  * bytes of POISON_BYTE before and after it, rounded up to the tensor's alignment; out_region gets the
  * whole output cl_mem, guards included: guard_out + out_bytes + guard_out bytes, see quant_out_guard). */

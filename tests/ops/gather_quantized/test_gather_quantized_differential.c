@@ -136,41 +136,6 @@ static const clg_quant_layout ggml_layouts[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_G
                                                 CLG_QUANT_GGML_Q5_K, CLG_QUANT_GGML_Q6_K, CLG_QUANT_GGML_IQ4_XS};
 enum { GGML_LAYOUTS = sizeof ggml_layouts / sizeof ggml_layouts[0], GGML_32_LAYOUTS = 6 };
 
-/* Bytes of a ggml layout's block (0: not ggml). */
-static size_t ggml_block_bytes(clg_quant_layout l)
-{
-    switch (l) {
-    case CLG_QUANT_GGML_Q4_0:
-    case CLG_QUANT_GGML_IQ4_NL: return 18;
-    case CLG_QUANT_GGML_Q8_0: return 34;
-    case CLG_QUANT_GGML_Q4_1: return 20;
-    case CLG_QUANT_GGML_Q5_0: return 22;
-    case CLG_QUANT_GGML_Q5_1: return 24;
-    case CLG_QUANT_GGML_Q2_K: return 84;
-    case CLG_QUANT_GGML_Q3_K: return 110;
-    case CLG_QUANT_GGML_Q4_K: return 144;
-    case CLG_QUANT_GGML_Q5_K: return 176;
-    case CLG_QUANT_GGML_Q6_K: return 210;
-    case CLG_QUANT_GGML_IQ4_XS: return 136;
-    default: return 0;
-    }
-}
-
-/* Where a block's f16 fields lie (d, and m or dmin where it has one): their count. */
-static int ggml_f16_fields(clg_quant_layout l, size_t at[2])
-{
-    switch (l) {
-    case CLG_QUANT_GGML_Q4_1:
-    case CLG_QUANT_GGML_Q5_1:
-    case CLG_QUANT_GGML_Q4_K:
-    case CLG_QUANT_GGML_Q5_K: at[0] = 0, at[1] = 2; return 2;
-    case CLG_QUANT_GGML_Q2_K: at[0] = 80, at[1] = 82; return 2;
-    case CLG_QUANT_GGML_Q3_K: at[0] = 108; return 1;
-    case CLG_QUANT_GGML_Q6_K: at[0] = 208; return 1;
-    default: at[0] = 0; return 1;
-    }
-}
-
 /* The bits of the values the x86 nibble lookups read: 4 for q4_0, q4_1 and iq4_nl; the super-blocks'
  * program has no lookups (0: the lookup sweeps leave them out). */
 static int ggml_value_bits(clg_quant_layout l)
@@ -187,7 +152,7 @@ static void make_ggml(support_rng *rng, clg_gather_quantized_desc *d, int allow_
 {
     d->layout = super_blocks_only ? ggml_layouts[GGML_32_LAYOUTS + support_below(rng, GGML_LAYOUTS - GGML_32_LAYOUTS)]
                                   : ggml_layouts[support_below(rng, GGML_32_LAYOUTS)];
-    const int64_t block_bytes = (int64_t)ggml_block_bytes(d->layout);
+    const int64_t block_bytes = (int64_t)quant_ggml_block_bytes(d->layout);
     const int32_t r = 2 + (int32_t)support_below(rng, 2);
     int64_t shape[CLG_MAX_RANK];
     for (int32_t k = 0; k < r - 1; ++k) shape[k] = pick_dim(rng, allow_zero, 8);
@@ -276,12 +241,12 @@ static void fill_inputs(support_rng *rng, quant_case *c)
             }
         return;
     }
-    const size_t block_bytes = ggml_block_bytes(layout);
+    const size_t block_bytes = quant_ggml_block_bytes(layout);
     if (block_bytes) {
         /* the f16 fields of each block (d, and m or dmin): mostly ordinary, of either sign, some random
          * bits (subnormal, infinite, NaN) */
         size_t at[2];
-        const int fields = ggml_f16_fields(c->desc.layout, at);
+        const int fields = quant_ggml_f16_fields(c->desc.layout, at);
         for (size_t b = 0; b + block_bytes <= c->data_bytes; b += block_bytes)
             for (int f = 0; f < fields; ++f) {
                 const uint16_t h = super_blocks_only
@@ -576,7 +541,7 @@ static int sweep_ov_ggml(support_rng *rng, int number, int mapping, int lookups_
              * for all six, so that they share one program per output type and mapping, the programs of
              * the random super-block cases (whose other choices cover the rest) */
             const int super = layout >= CLG_QUANT_GGML_Q2_K;
-            const int64_t shape[] = {9, (int64_t)ggml_block_bytes(layout) * (super ? 2 : 3)};
+            const int64_t shape[] = {9, (int64_t)quant_ggml_block_bytes(layout) * (super ? 2 : 3)};
             set_shape(&d->data, CLG_QUANT_U8, 2, shape);
             char what[64];
             snprintf(what, sizeof what, "%s (case %d)", clg_quant_layout_name(layout), number);
