@@ -289,3 +289,24 @@ void tables_expect_refused(const clg_embedding_bag_tables_desc *desc, clg_status
     ck_assert(support_all_poison(out, 256));
     free(out);
 }
+
+void bag_random_offsets(support_rng *rng, clg_dtype type, void *offsets, uint64_t count, uint64_t L, int last_is_L)
+{
+    uint64_t at = 0;
+    for (uint64_t k = 0; k < count; ++k) {
+        if (k > 0 && at < L)
+            at += support_below(rng, 4) == 0 ? 0 : 1 + support_below(rng, 2 * (L - at) / (count - k) + 1);
+        if (at > L) at = L;
+        support_store_int(offsets, type, k, (int64_t)(last_is_L && k + 1 == count ? L : at));
+    }
+}
+
+int64_t bag_load_offset(const void *base, clg_dtype type, uint64_t pos)
+{
+    switch (clg_dtype_size(type)) {
+    case 1: return ((const uint8_t *)base)[pos];
+    case 2: return ((const uint16_t *)base)[pos];
+    case 4: return ((const uint32_t *)base)[pos];
+    default: return ((const int64_t *)base)[pos];
+    }
+}

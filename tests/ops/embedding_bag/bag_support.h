@@ -57,4 +57,10 @@ void tables_check_all_paths(const tables_case *c, const void *expected, clg_stat
 /* bag_expect_refused for a table-batched descriptor. */
 void tables_expect_refused(const clg_embedding_bag_tables_desc *desc, clg_status want, const char *fragment);
 
+/* Random offsets starting at 0 (empty bags now and then), count of them over L indices, the last L where
+ * last_is_L asks it. */
+void bag_random_offsets(support_rng *rng, clg_dtype type, void *offsets, uint64_t count, uint64_t L, int last_is_L);
+/* Offset pos of an offsets array of `type` (read unsigned below 8 bytes: offsets are never negative). */
+int64_t bag_load_offset(const void *base, clg_dtype type, uint64_t pos);
+
 #endif

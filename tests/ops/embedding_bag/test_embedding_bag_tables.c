@@ -201,29 +201,6 @@ START_TEST(descriptor_rules)
 }
 END_TEST
 
-/* Random offsets (empty bags now and then) ending at L or not, starting at 0. */
-static void make_offsets(support_rng *rng, clg_dtype type, void *offsets, uint64_t count, uint64_t L, int last_is_L)
-{
-    uint64_t at = 0;
-    for (uint64_t k = 0; k < count; ++k) {
-        if (k > 0 && at < L)
-            at += support_below(rng, 4) == 0 ? 0 : 1 + support_below(rng, 2 * (L - at) / (count - k) + 1);
-        if (at > L) at = L;
-        support_store_int(offsets, type, k, (int64_t)(last_is_L && k + 1 == count ? L : at));
-    }
-}
-
-/* Element pos of an integer tensor (the values stored here are small and non-negative). */
-static int64_t load_int(const void *base, clg_dtype type, uint64_t pos)
-{
-    switch (clg_dtype_size(type)) {
-    case 1: return ((const uint8_t *)base)[pos];
-    case 2: return ((const uint16_t *)base)[pos];
-    case 4: return ((const uint32_t *)base)[pos];
-    default: return ((const int64_t *)base)[pos];
-    }
-}
-
 typedef struct random_tables {
     tables_case c;
     clg_embedding_bag_table layout[6];
@@ -270,11 +247,11 @@ static void make_random(support_rng *rng, random_tables *r, int fp64, int64_t ma
     r->offsets = malloc(count * 8 + 1);
     r->indices = malloc(L * 8 + 1);
     ck_assert(r->offsets && r->indices);
-    make_offsets(rng, offset_type, r->offsets, count, L, d->include_last_offset);
+    bag_random_offsets(rng, offset_type, r->offsets, count, L, d->include_last_offset);
     /* each index within the rows of its bag's table */
     uint64_t bag = 0;
     for (uint64_t i = 0; i < L; ++i) {
-        while (bag + 1 < T * B && (uint64_t)load_int(r->offsets, offset_type, bag + 1) <= i) ++bag;
+        while (bag + 1 < T * B && (uint64_t)bag_load_offset(r->offsets, offset_type, bag + 1) <= i) ++bag;
         const uint64_t rows = B > 0 ? (uint64_t)r->layout[bag / B].rows : index_limit;
         support_store_int(r->indices, index_type, i,
                           (int64_t)support_below(rng, rows < index_limit ? rows : index_limit));

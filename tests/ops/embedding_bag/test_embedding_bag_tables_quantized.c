@@ -359,28 +359,6 @@ typedef struct random_tables {
     char name[512];
 } random_tables;
 
-/* Random offsets starting at 0 (empty bags now and then), the last L where it must be. */
-static void make_offsets(support_rng *rng, clg_dtype type, void *offsets, uint64_t count, uint64_t L, int last_is_L)
-{
-    uint64_t at = 0;
-    for (uint64_t k = 0; k < count; ++k) {
-        if (k > 0 && at < L)
-            at += support_below(rng, 4) == 0 ? 0 : 1 + support_below(rng, 2 * (L - at) / (count - k) + 1);
-        if (at > L) at = L;
-        support_store_int(offsets, type, k, (int64_t)(last_is_L && k + 1 == count ? L : at));
-    }
-}
-
-static int64_t load_int(const void *base, clg_dtype type, uint64_t pos)
-{
-    switch (clg_dtype_size(type)) {
-    case 1: return ((const uint8_t *)base)[pos];
-    case 2: return ((const uint16_t *)base)[pos];
-    case 4: return ((const uint32_t *)base)[pos];
-    default: return ((const int64_t *)base)[pos];
-    }
-}
-
 /* T tables of the given kinds (width 0 now and then for a plain or FBGEMM table), placed with gaps, B bags
  * a table, random mode, output type, index and offset types; now and then a hostile index or offset. */
 static void make_random(support_rng *rng, random_tables *r, const table_kind *kinds, uint64_t T, int64_t max_rows,
@@ -428,10 +406,10 @@ static void make_random(support_rng *rng, random_tables *r, const table_kind *ki
     r->offsets = malloc(count * 8 + 1);
     r->indices = malloc(L * 8 + 1);
     ck_assert(r->offsets && r->indices);
-    make_offsets(rng, offset_type, r->offsets, count, L, d->include_last_offset);
+    bag_random_offsets(rng, offset_type, r->offsets, count, L, d->include_last_offset);
     uint64_t bag = 0;
     for (uint64_t i = 0; i < L; ++i) {
-        while (bag + 1 < T * B && (uint64_t)load_int(r->offsets, offset_type, bag + 1) <= i) ++bag;
+        while (bag + 1 < T * B && (uint64_t)bag_load_offset(r->offsets, offset_type, bag + 1) <= i) ++bag;
         const uint64_t rows = B > 0 ? (uint64_t)r->layout[bag / B].rows : 100;
         support_store_int(r->indices, index_type, i, (int64_t)support_below(rng, rows < 100 ? rows : 100));
     }
