@@ -41,40 +41,52 @@ clg_status clg_embedding_bag_device_supports(const clg_context *ctx, const void 
     return CLG_SUCCESS;
 }
 
-cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate)
+cl_int clg_embedding_bag_set_input_args(cl_kernel k, cl_uint *next, const clg_embedding_bag_plan *p,
+                                        const clg_buffer *indices, const clg_buffer *bags, const clg_buffer *weights,
+                                        size_t weight_size)
 {
-    const cl_ulong table_offset = buffers[0].offset / p->table_size, index_offset = buffers[1].offset / p->index_size;
-    const cl_ulong bags_offset = p->bags_size ? buffers[2].offset / p->bags_size : 0;
-    const cl_ulong weights_offset = p->has_weights ? buffers[3].offset / p->table_size : 0;
-    const cl_ulong out_offset = buffers[4].offset / p->table_size;
-    const cl_mem bags = p->bags_size ? buffers[2].mem : NULL, weights = p->has_weights ? buffers[3].mem : NULL;
+    const cl_ulong index_offset = indices->offset / p->index_size;
+    const cl_ulong bags_offset = p->bags_size ? bags->offset / p->bags_size : 0;
+    const cl_ulong weights_offset = p->has_weights ? weights->offset / weight_size : 0;
+    const cl_mem bags_mem = p->bags_size ? bags->mem : NULL, weights_mem = p->has_weights ? weights->mem : NULL;
     const cl_int index_size = (cl_int)p->index_size, index_signed = clg_dtype_is_signed_integer(p->index_type);
     const cl_int bags_size = (cl_int)p->bags_size, bags_signed = clg_dtype_is_signed_integer(p->bags_type);
-    const cl_int has_weights = p->has_weights, form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
+    const cl_int has_weights = p->has_weights;
+    cl_uint a = *next;
+    cl_int err = clSetKernelArg(k, a++, sizeof(cl_mem), &indices->mem);
+    err |= clSetKernelArg(k, a++, sizeof index_offset, &index_offset);
+    err |= clSetKernelArg(k, a++, sizeof index_size, &index_size);
+    err |= clSetKernelArg(k, a++, sizeof index_signed, &index_signed);
+    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &bags_mem);
+    err |= clSetKernelArg(k, a++, sizeof bags_offset, &bags_offset);
+    err |= clSetKernelArg(k, a++, sizeof bags_size, &bags_size);
+    err |= clSetKernelArg(k, a++, sizeof bags_signed, &bags_signed);
+    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &weights_mem);
+    err |= clSetKernelArg(k, a++, sizeof weights_offset, &weights_offset);
+    err |= clSetKernelArg(k, a++, sizeof has_weights, &has_weights);
+    *next = a;
+    return err;
+}
+
+cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate)
+{
+    const cl_ulong table_offset = buffers[0].offset / p->table_size, out_offset = buffers[4].offset / p->table_size;
+    const cl_int form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
     const cl_ulong sizes[] = {p->N, p->D, p->L, p->B, p->K, p->bags_count};
     const cl_long default_row = p->default_row, padding_row = p->padding_row;
-    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &buffers[0].mem);
-    err |= clSetKernelArg(k, 1, sizeof table_offset, &table_offset);
-    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &buffers[1].mem);
-    err |= clSetKernelArg(k, 3, sizeof index_offset, &index_offset);
-    err |= clSetKernelArg(k, 4, sizeof index_size, &index_size);
-    err |= clSetKernelArg(k, 5, sizeof index_signed, &index_signed);
-    err |= clSetKernelArg(k, 6, sizeof(cl_mem), &bags);
-    err |= clSetKernelArg(k, 7, sizeof bags_offset, &bags_offset);
-    err |= clSetKernelArg(k, 8, sizeof bags_size, &bags_size);
-    err |= clSetKernelArg(k, 9, sizeof bags_signed, &bags_signed);
-    err |= clSetKernelArg(k, 10, sizeof(cl_mem), &weights);
-    err |= clSetKernelArg(k, 11, sizeof weights_offset, &weights_offset);
-    err |= clSetKernelArg(k, 12, sizeof has_weights, &has_weights);
-    err |= clSetKernelArg(k, 13, sizeof(cl_mem), &buffers[4].mem);
-    err |= clSetKernelArg(k, 14, sizeof out_offset, &out_offset);
-    for (cl_uint i = 0; i < 6; ++i) err |= clSetKernelArg(k, 15 + i, sizeof(cl_ulong), &sizes[i]);
-    err |= clSetKernelArg(k, 21, sizeof form, &form);
-    err |= clSetKernelArg(k, 22, sizeof mode, &mode);
-    err |= clSetKernelArg(k, 23, sizeof default_row, &default_row);
-    err |= clSetKernelArg(k, 24, sizeof padding_row, &padding_row);
-    err |= clSetKernelArg(k, 25, sizeof gated, &gated);
-    err |= clSetKernelArg(k, 26, sizeof(cl_mem), &gate);
+    cl_uint a = 0;
+    cl_int err = clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[0].mem);
+    err |= clSetKernelArg(k, a++, sizeof table_offset, &table_offset);
+    err |= clg_embedding_bag_set_input_args(k, &a, p, &buffers[1], &buffers[2], &buffers[3], p->table_size);
+    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[4].mem);
+    err |= clSetKernelArg(k, a++, sizeof out_offset, &out_offset);
+    for (int i = 0; i < 6; ++i) err |= clSetKernelArg(k, a++, sizeof(cl_ulong), &sizes[i]);
+    err |= clSetKernelArg(k, a++, sizeof form, &form);
+    err |= clSetKernelArg(k, a++, sizeof mode, &mode);
+    err |= clSetKernelArg(k, a++, sizeof default_row, &default_row);
+    err |= clSetKernelArg(k, a++, sizeof padding_row, &padding_row);
+    err |= clSetKernelArg(k, a++, sizeof gated, &gated);
+    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &gate);
     return err;
 }
 

@@ -10,6 +10,14 @@
 clg_status clg_embedding_bag_borrow(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,
                                     clg_kernel_lease *lease);
 
+/* The bag inputs' eleven kernel arguments, every reduction kernel's in the same order (indices, its offset,
+ * index size and signedness; bags, the same four; weights, its offset, has_weights), from argument *next
+ * on, which is left past them. bags and weights are read only where p has them (NULL arguments otherwise);
+ * weights counts its offset in elements of weight_size bytes. */
+cl_int clg_embedding_bag_set_input_args(cl_kernel k, cl_uint *next, const clg_embedding_bag_plan *p,
+                                        const clg_buffer *indices, const clg_buffer *bags, const clg_buffer *weights,
+                                        size_t weight_size);
+
 /* The reduction kernels' 27 common arguments (BAG_PARAMETERS) from p: buffers table, indices, bags,
  * weights, output; gate NULL when not gated. */
 cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate);

@@ -35,29 +35,13 @@ static cl_int set_bag_args(cl_kernel k, const clg_embedding_bag_quantized_plan *
                            uint64_t workers, uint64_t pieces_per_unit, cl_mem stage, cl_mem gate)
 {
     const clg_embedding_bag_plan *p = &qp->bag;
-    const cl_ulong index_offset = buffers[3].offset / p->index_size;
-    const cl_ulong bags_offset = p->bags_size ? buffers[4].offset / p->bags_size : 0;
-    const cl_ulong weights_offset = p->has_weights ? buffers[5].offset / sizeof(cl_float) : 0;
-    const cl_mem bags = p->bags_size ? buffers[4].mem : NULL, weights = p->has_weights ? buffers[5].mem : NULL;
-    const cl_int index_size = (cl_int)p->index_size, index_signed = clg_dtype_is_signed_integer(p->index_type);
-    const cl_int bags_size = (cl_int)p->bags_size, bags_signed = clg_dtype_is_signed_integer(p->bags_type);
-    const cl_int has_weights = p->has_weights, form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
+    const cl_int form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
     const cl_int out_kind = qp->out_type == CLG_F32 ? 0 : qp->out_type == CLG_F16 ? 1 : 2;
     const cl_ulong sizes[] = {p->B, p->K, p->L, p->bags_count};
     const cl_long default_row = p->default_row, padding_row = p->padding_row;
     const cl_ulong worker_count = workers, ppu = pieces_per_unit;
     cl_uint a = CLG_DEQUANT_KERNEL_ARGS;
-    cl_int err = clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[3].mem);
-    err |= clSetKernelArg(k, a++, sizeof index_offset, &index_offset);
-    err |= clSetKernelArg(k, a++, sizeof index_size, &index_size);
-    err |= clSetKernelArg(k, a++, sizeof index_signed, &index_signed);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &bags);
-    err |= clSetKernelArg(k, a++, sizeof bags_offset, &bags_offset);
-    err |= clSetKernelArg(k, a++, sizeof bags_size, &bags_size);
-    err |= clSetKernelArg(k, a++, sizeof bags_signed, &bags_signed);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &weights);
-    err |= clSetKernelArg(k, a++, sizeof weights_offset, &weights_offset);
-    err |= clSetKernelArg(k, a++, sizeof has_weights, &has_weights);
+    cl_int err = clg_embedding_bag_set_input_args(k, &a, p, &buffers[3], &buffers[4], &buffers[5], sizeof(cl_float));
     for (int i = 0; i < 4; ++i) err |= clSetKernelArg(k, a++, sizeof(cl_ulong), &sizes[i]);
     err |= clSetKernelArg(k, a++, sizeof form, &form);
     err |= clSetKernelArg(k, a++, sizeof mode, &mode);

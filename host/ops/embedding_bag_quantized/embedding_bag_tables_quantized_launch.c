@@ -5,6 +5,7 @@
 #include "core/status.h"
 #include "core/variants.h"
 #include "ops/embedding_bag/embedding_bag_check.h"
+#include "ops/embedding_bag/embedding_bag_launch.h"
 #include "ops/embedding_bag_quantized/embedding_bag_quantized_launch.h"
 #include "ops/embedding_bag_quantized/embedding_bag_tables_quantized.h"
 
@@ -112,31 +113,15 @@ static cl_int set_args(cl_kernel k, const clg_embedding_bag_tables_plan *p, cons
                        uint64_t workers, uint64_t max_pieces, cl_mem stage, cl_mem gate)
 {
     const clg_embedding_bag_plan *b = &p->bags;
-    const cl_ulong tables_offset = buffers[0].offset, index_offset = buffers[1].offset / b->index_size;
-    const cl_ulong bags_offset = buffers[2].offset / b->bags_size;
-    const cl_ulong weights_offset = b->has_weights ? buffers[3].offset / sizeof(cl_float) : 0;
-    const cl_ulong out_offset = buffers[4].offset;
-    const cl_mem weights = b->has_weights ? buffers[3].mem : NULL;
-    const cl_int index_size = (cl_int)b->index_size, index_signed = clg_dtype_is_signed_integer(b->index_type);
-    const cl_int bags_size = (cl_int)b->bags_size, bags_signed = clg_dtype_is_signed_integer(b->bags_type);
-    const cl_int has_weights = b->has_weights, mode = (cl_int)b->mode, gated = gate != NULL;
+    const cl_ulong tables_offset = buffers[0].offset, out_offset = buffers[4].offset;
+    const cl_int mode = (cl_int)b->mode, gated = gate != NULL;
     const cl_int out_kind = p->out_type == CLG_F32 ? 0 : p->out_type == CLG_F16 ? 1 : 2;
     const cl_ulong sizes[] = {p->batch, b->L, b->bags_count};
     const cl_ulong tail[] = {p->T, p->total_D, workers, max_pieces};
     cl_uint a = 0;
     cl_int err = clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[0].mem);
     err |= clSetKernelArg(k, a++, sizeof tables_offset, &tables_offset);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[1].mem);
-    err |= clSetKernelArg(k, a++, sizeof index_offset, &index_offset);
-    err |= clSetKernelArg(k, a++, sizeof index_size, &index_size);
-    err |= clSetKernelArg(k, a++, sizeof index_signed, &index_signed);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[2].mem);
-    err |= clSetKernelArg(k, a++, sizeof bags_offset, &bags_offset);
-    err |= clSetKernelArg(k, a++, sizeof bags_size, &bags_size);
-    err |= clSetKernelArg(k, a++, sizeof bags_signed, &bags_signed);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &weights);
-    err |= clSetKernelArg(k, a++, sizeof weights_offset, &weights_offset);
-    err |= clSetKernelArg(k, a++, sizeof has_weights, &has_weights);
+    err |= clg_embedding_bag_set_input_args(k, &a, b, &buffers[1], &buffers[2], &buffers[3], sizeof(cl_float));
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &buffers[4].mem);
     err |= clSetKernelArg(k, a++, sizeof out_offset, &out_offset);
     for (int i = 0; i < 3; ++i) err |= clSetKernelArg(k, a++, sizeof(cl_ulong), &sizes[i]);

@@ -1,0 +1,198 @@
+/* clgather-bag-ceiling: what this machine's cores can do, natively, on the EmbeddingBag cases.
+ *
+ * embedding-bag-sum (1,000,000 f32 rows of 128 values, 4096 bags of 32 random rows), embedding-bag-8bit
+ * (the same bags over FBGEMM 8-bit rowwise rows: 128 u8, an f32 scale and bias) and embedding-bag-tbe (26
+ * tables of 100,000 f32 rows of 64 values, 2048 bags of 20 rows a table) read every row of a bag from a
+ * random place and write one row per bag: they are bound by how many misses the cores keep in flight, and
+ * the 8-bit case also by the dequantizing arithmetic. This program answers "how close to copy can these
+ * cases come here?" without OpenCL: hand-written C on the same number of threads, with the same index
+ * values as clgather-bench, against a plain copy measured the same way. Variants: no prefetch, rows
+ * prefetched a number of rows ahead in the thread's walk, or a whole bag prefetched a number of bags ahead
+ * (what clgather's runs kernels do); the median of each, and its ratio to the copy. The bytes counted are
+ * clgather-bench's: indices and offsets read, gathered rows read, output written.
+ *
+ *   clgather-bag-ceiling [--case embedding-bag-sum|embedding-bag-8bit|embedding-bag-tbe] [--threads N] [--repeat N]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "native_pool.h"
+#include "splitmix.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One case: T tables of N rows of D values (row_bytes each, f32 or FBGEMM 8-bit rowwise), B bags a table
+ * of K rows each, indices from clgather-bench's stream for the case. */
+typedef struct shape {
+    const char *name;
+    size_t tables, rows, width, bags, per_bag;
+    int fbgemm_8bit;
+    uint64_t seed;
+} shape;
+
+static const shape shapes[] = {
+    {"embedding-bag-sum", 1, 1000000, 128, 4096, 32, 0, 2400},
+    {"embedding-bag-8bit", 1, 1000000, 128, 4096, 32, 1, 2500},
+    {"embedding-bag-tbe", 26, 100000, 64, 2048, 20, 0, 2600},
+};
+#define COPY_BYTES  ((size_t)256 << 20)
+#define EVICT_BYTES ((size_t)128 << 20)
+#define MAX_WIDTH   128
+
+typedef struct variant {
+    const char *name;
+    unsigned rows_ahead; /* prefetch the row this many indices on in the thread's walk, 0 for none */
+    unsigned bags_ahead; /* prefetch every row of the bag this many bags on, 0 for none */
+    int copy;            /* the copy ceiling instead of the bags */
+} variant;
+
+static const variant variants[] = {
+    {"copy 256 MiB (ordinary stores)", 0, 0, 1},
+    {"bags, no prefetch", 0, 0, 0},
+    {"bags, prefetch 8 rows ahead", 8, 0, 0},
+    {"bags, prefetch 16 rows ahead", 16, 0, 0},
+    {"bags, prefetch 32 rows ahead", 32, 0, 0},
+    {"bags, prefetch 64 rows ahead", 64, 0, 0},
+    {"bags, prefetch 128 rows ahead", 128, 0, 0},
+    {"bags, prefetch 1 bag ahead", 0, 1, 0},
+    {"bags, prefetch 2 bags ahead", 0, 2, 0},
+    {"bags, prefetch 4 bags ahead", 0, 4, 0},
+};
+#define VARIANTS (sizeof variants / sizeof variants[0])
+
+static struct {
+    const shape *shape;
+    size_t row_bytes;
+    unsigned char *tables, *copy_src, *copy_dst;
+    float *out;
+    int64_t *indices;
+} job;
+
+/* The row of index i (bag k = i / per_bag belongs to table k / bags). */
+static const unsigned char *row_of(size_t i)
+{
+    const shape *s = job.shape;
+    const size_t t = i / (s->per_bag * s->bags);
+    return job.tables + (t * s->rows + (size_t)job.indices[i]) * job.row_bytes;
+}
+
+static void prefetch_row(size_t i)
+{
+    const unsigned char *row = row_of(i);
+    for (size_t b = 0; b < job.row_bytes; b += 64) __builtin_prefetch(row + b);
+}
+
+/* Row of index i added to acc: f32 values, or FBGEMM's q * scale + bias. */
+static void add_row(float *restrict acc, size_t i)
+{
+    const unsigned char *row = row_of(i);
+    const size_t D = job.shape->width;
+    if (job.shape->fbgemm_8bit) {
+        float scale, bias;
+        memcpy(&scale, row + D, 4);
+        memcpy(&bias, row + D + 4, 4);
+        for (size_t j = 0; j < D; ++j) acc[j] += (float)row[j] * scale + bias;
+    } else {
+        const float *x = (const float *)row;
+        for (size_t j = 0; j < D; ++j) acc[j] += x[j];
+    }
+}
+
+static void bags_part(unsigned part, unsigned parts, const variant *v)
+{
+    const shape *s = job.shape;
+    const size_t all = s->tables * s->bags, K = s->per_bag, D = s->width;
+    const size_t begin = all * part / parts, end = all * (part + 1) / parts;
+    for (size_t k = begin; k < end; ++k) {
+        if (v->bags_ahead && k + v->bags_ahead < end)
+            for (size_t i = (k + v->bags_ahead) * K; i < (k + v->bags_ahead + 1) * K; ++i) prefetch_row(i);
+        float acc[MAX_WIDTH] = {0};
+        for (size_t i = k * K; i < (k + 1) * K; ++i) {
+            if (v->rows_ahead && i + v->rows_ahead < end * K) prefetch_row(i + v->rows_ahead);
+            add_row(acc, i);
+        }
+        const size_t t = k / s->bags, b = k % s->bags;
+        memcpy(job.out + b * s->tables * D + t * D, acc, D * sizeof(float));
+    }
+}
+
+static void copy_part(unsigned part, unsigned parts)
+{
+    const size_t lines = COPY_BYTES / 64;
+    const size_t begin = lines * part / parts, end = lines * (part + 1) / parts;
+    for (size_t k = begin; k < end; ++k) memcpy(job.copy_dst + k * 64, job.copy_src + k * 64, 64);
+}
+
+static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
+{
+    const variant *v = variant_ptr;
+    if (v->copy)
+        copy_part(part, parts);
+    else
+        bags_part(part, parts, v);
+}
+
+/* --case NAME: 2 arguments consumed, -1 for an unknown case. */
+static int case_option(int argc, char **argv, int i)
+{
+    if (strcmp(argv[i], "--case") || i + 1 >= argc) return 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        if (!strcmp(argv[i + 1], shapes[k].name)) {
+            job.shape = &shapes[k];
+            return 2;
+        }
+    fprintf(stderr, "clgather-bag-ceiling: unknown case '%s' (embedding-bag-sum, embedding-bag-8bit, embedding-bag-tbe)\n",
+            argv[i + 1]);
+    return -1;
+}
+
+/* The tables' bytes: any values do for the timing (no value is compared), but every page is touched. */
+static void fill_tables(size_t bytes)
+{
+    for (size_t b = 0; b < bytes; b += 8) {
+        const uint64_t v = splitmix_value(job.shape->seed + 1, b / 8) & 0x3F3F3F3F3F3F3F3FULL; /* finite floats */
+        memcpy(job.tables + b, &v, bytes - b < 8 ? bytes - b : 8);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    unsigned threads, repeat = 21;
+    job.shape = &shapes[0];
+    if (!native_options(argc, argv,
+                        "clgather-bag-ceiling [--case embedding-bag-sum|embedding-bag-8bit|embedding-bag-tbe] "
+                        "[--threads N] [--repeat N]",
+                        &threads, &repeat, case_option))
+        return 2;
+    const shape *sh = job.shape;
+    job.row_bytes = sh->fbgemm_8bit ? sh->width + 8 : sh->width * 4;
+    const size_t table_bytes = sh->tables * sh->rows * job.row_bytes, bags = sh->tables * sh->bags;
+    const size_t L = bags * sh->per_bag, out_bytes = bags * sh->width * 4;
+    job.tables = native_allocate(table_bytes, 1);
+    job.out = native_allocate(out_bytes, 1);
+    job.copy_src = native_allocate(COPY_BYTES, 1);
+    job.copy_dst = native_allocate(COPY_BYTES, 1);
+    job.indices = native_allocate(L * sizeof(int64_t), 1);
+    unsigned char *evict = native_allocate(EVICT_BYTES, 1);
+    fill_tables(table_bytes);
+    for (size_t i = 0; i < L; ++i) job.indices[i] = (int64_t)(splitmix_value(sh->seed, i) % sh->rows);
+
+    double *times = malloc(sizeof(double) * VARIANTS * repeat);
+    if (!times) return 1;
+    native_pool pool;
+    native_pool_start(&pool, threads, run_part);
+    native_pool_time_rounds(&pool, variants, sizeof variants[0], VARIANTS, repeat, evict, EVICT_BYTES, times);
+    native_pool_stop(&pool);
+
+    const double case_bytes = (double)L * (8.0 + (double)job.row_bytes) + (double)bags * 8.0 + (double)out_bytes;
+    printf("clgather-bag-ceiling: %s, %u threads, median of %u runs (caches evicted before each)\n", sh->name,
+           threads, repeat);
+    native_report_header("indices + offsets + rows read + output written", case_bytes);
+    double copy_gbps = 0;
+    for (unsigned v = 0; v < VARIANTS; ++v)
+        native_report(variants[v].name, times + (size_t)v * repeat, repeat,
+                      variants[v].copy ? 2.0 * COPY_BYTES : case_bytes, variants[v].copy, &copy_gbps);
+    free(times);
+    return 0;
+}
