@@ -6,7 +6,8 @@
  * random place and write one row per bag: they are bound by how many misses the cores keep in flight, and
  * the 8-bit case also by the dequantizing arithmetic. This program answers "how close to copy can these
  * cases come here?" without OpenCL: hand-written C on the same number of threads, with the same index
- * values as clgather-bench, against a plain copy measured the same way. Variants: no prefetch, rows
+ * values as clgather-bench, each bag's sums in vector registers, against a plain copy measured the same
+ * way. Variants: no prefetch, rows
  * prefetched a number of rows ahead in the thread's walk, or a whole bag prefetched a number of bags ahead
  * (what clgather's runs kernels do); the median of each, and its ratio to the copy. The bytes counted are
  * clgather-bench's: indices and offsets read, gathered rows read, output written.
@@ -48,16 +49,11 @@ typedef struct variant {
 } variant;
 
 static const variant variants[] = {
-    {"copy 256 MiB (ordinary stores)", 0, 0, 1},
-    {"bags, no prefetch", 0, 0, 0},
-    {"bags, prefetch 8 rows ahead", 8, 0, 0},
-    {"bags, prefetch 16 rows ahead", 16, 0, 0},
-    {"bags, prefetch 32 rows ahead", 32, 0, 0},
-    {"bags, prefetch 64 rows ahead", 64, 0, 0},
-    {"bags, prefetch 128 rows ahead", 128, 0, 0},
-    {"bags, prefetch 1 bag ahead", 0, 1, 0},
-    {"bags, prefetch 2 bags ahead", 0, 2, 0},
-    {"bags, prefetch 4 bags ahead", 0, 4, 0},
+    {"copy 256 MiB (ordinary stores)", 0, 0, 1},  {"bags, no prefetch", 0, 0, 0},
+    {"bags, prefetch 8 rows ahead", 8, 0, 0},     {"bags, prefetch 16 rows ahead", 16, 0, 0},
+    {"bags, prefetch 32 rows ahead", 32, 0, 0},   {"bags, prefetch 64 rows ahead", 64, 0, 0},
+    {"bags, prefetch 128 rows ahead", 128, 0, 0}, {"bags, prefetch 1 bag ahead", 0, 1, 0},
+    {"bags, prefetch 2 bags ahead", 0, 2, 0},     {"bags, prefetch 4 bags ahead", 0, 4, 0},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -83,38 +79,70 @@ static void prefetch_row(size_t i)
     for (size_t b = 0; b < job.row_bytes; b += 64) __builtin_prefetch(row + b);
 }
 
-/* Row of index i added to acc: f32 values, or FBGEMM's q * scale + bias. */
-static void add_row(float *restrict acc, size_t i)
+/* Eight f32 lanes (GCC's vector extension): a bag's accumulators are MAX_WIDTH / 8 of them, addressed
+ * only by constants once the loops unroll, so that they stay in vector registers as clgather's kernels
+ * keep theirs. */
+typedef float lanes8 __attribute__((vector_size(32)));
+typedef unsigned char bytes8 __attribute__((vector_size(8)));
+#define GROUPS (MAX_WIDTH / 8)
+
+/* Row of index i added to acc's first `groups` vectors: f32 values, or FBGEMM's q * scale + bias. */
+static inline __attribute__((always_inline)) void add_row(lanes8 *acc, size_t i, const size_t groups)
 {
     const unsigned char *row = row_of(i);
-    const size_t D = job.shape->width;
     if (job.shape->fbgemm_8bit) {
         float scale, bias;
-        memcpy(&scale, row + D, 4);
-        memcpy(&bias, row + D + 4, 4);
-        for (size_t j = 0; j < D; ++j) acc[j] += (float)row[j] * scale + bias;
-    } else {
-        const float *x = (const float *)row;
-        for (size_t j = 0; j < D; ++j) acc[j] += x[j];
+        memcpy(&scale, row + job.shape->width, 4);
+        memcpy(&bias, row + job.shape->width + 4, 4);
+        const lanes8 s = {scale, scale, scale, scale, scale, scale, scale, scale};
+        const lanes8 o = {bias, bias, bias, bias, bias, bias, bias, bias};
+#pragma GCC unroll 16
+        for (size_t g = 0; g < GROUPS; ++g)
+            if (g < groups) {
+                bytes8 q;
+                memcpy(&q, row + 8 * g, 8);
+                acc[g] += __builtin_convertvector(q, lanes8) * s + o;
+            }
+        return;
+    }
+#pragma GCC unroll 16
+    for (size_t g = 0; g < GROUPS; ++g)
+        if (g < groups) {
+            lanes8 x;
+            memcpy(&x, row + 32 * g, 32);
+            acc[g] += x;
+        }
+}
+
+/* Bags [begin, end) of a case whose rows hold groups * 8 values (a constant once inlined). */
+static inline __attribute__((always_inline)) void reduce_bags(size_t begin, size_t end, const variant *v,
+                                                              const size_t groups)
+{
+    const shape *s = job.shape;
+    const size_t K = s->per_bag, D = s->width;
+    for (size_t k = begin; k < end; ++k) {
+        if (v->bags_ahead && k + v->bags_ahead < end)
+            for (size_t i = (k + v->bags_ahead) * K; i < (k + v->bags_ahead + 1) * K; ++i) prefetch_row(i);
+        lanes8 acc[GROUPS];
+#pragma GCC unroll 16
+        for (size_t g = 0; g < GROUPS; ++g) acc[g] = (lanes8){0};
+        for (size_t i = k * K; i < (k + 1) * K; ++i) {
+            if (v->rows_ahead && i + v->rows_ahead < end * K) prefetch_row(i + v->rows_ahead);
+            add_row(acc, i, groups);
+        }
+        const size_t t = k / s->bags, b = k % s->bags;
+        memcpy(job.out + b * s->tables * D + t * D, acc, D * sizeof(float));
     }
 }
 
 static void bags_part(unsigned part, unsigned parts, const variant *v)
 {
-    const shape *s = job.shape;
-    const size_t all = s->tables * s->bags, K = s->per_bag, D = s->width;
+    const size_t all = job.shape->tables * job.shape->bags;
     const size_t begin = all * part / parts, end = all * (part + 1) / parts;
-    for (size_t k = begin; k < end; ++k) {
-        if (v->bags_ahead && k + v->bags_ahead < end)
-            for (size_t i = (k + v->bags_ahead) * K; i < (k + v->bags_ahead + 1) * K; ++i) prefetch_row(i);
-        float acc[MAX_WIDTH] = {0};
-        for (size_t i = k * K; i < (k + 1) * K; ++i) {
-            if (v->rows_ahead && i + v->rows_ahead < end * K) prefetch_row(i + v->rows_ahead);
-            add_row(acc, i);
-        }
-        const size_t t = k / s->bags, b = k % s->bags;
-        memcpy(job.out + b * s->tables * D + t * D, acc, D * sizeof(float));
-    }
+    if (job.shape->width == 128)
+        reduce_bags(begin, end, v, 16);
+    else
+        reduce_bags(begin, end, v, 8);
 }
 
 static void copy_part(unsigned part, unsigned parts)
@@ -142,7 +170,8 @@ static int case_option(int argc, char **argv, int i)
             job.shape = &shapes[k];
             return 2;
         }
-    fprintf(stderr, "clgather-bag-ceiling: unknown case '%s' (embedding-bag-sum, embedding-bag-8bit, embedding-bag-tbe)\n",
+    fprintf(stderr,
+            "clgather-bag-ceiling: unknown case '%s' (embedding-bag-sum, embedding-bag-8bit, embedding-bag-tbe)\n",
             argv[i + 1]);
     return -1;
 }
@@ -186,8 +215,8 @@ int main(int argc, char **argv)
     native_pool_stop(&pool);
 
     const double case_bytes = (double)L * (8.0 + (double)job.row_bytes) + (double)bags * 8.0 + (double)out_bytes;
-    printf("clgather-bag-ceiling: %s, %u threads, median of %u runs (caches evicted before each)\n", sh->name,
-           threads, repeat);
+    printf("clgather-bag-ceiling: %s, %u threads, median of %u runs (caches evicted before each)\n", sh->name, threads,
+           repeat);
     native_report_header("indices + offsets + rows read + output written", case_bytes);
     double copy_gbps = 0;
     for (unsigned v = 0; v < VARIANTS; ++v)
