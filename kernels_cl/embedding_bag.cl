@@ -383,38 +383,63 @@ HOT_INLINE void prefetch_bag(const bag_inputs *in, ulong bag)
 #endif
 }
 
-#if TABLE_KIND == 0
-/* Columns the f32 sum path accumulates at once: four 8-wide vectors. */
-#define SUM_COLUMNS 32
-
-/* An f32 sum (or mean) without weights, SUM_COLUMNS columns at a time in vector registers from c0 on
- * (the caller's D - c0 >= SUM_COLUMNS): the same additions in the same order as combine's, so the same
- * bits. Returns the entries counted. */
-HOT_INLINE ulong sum_columns(const bag_inputs *in, ulong start, ulong end, ulong c0, acc_t *acc)
+/* Prefetch the row of index i + BAG_PREFETCH_ROWS (a tuning constant, hints.h) while index i is reduced:
+ * a bag's indices are a run of the flat index stream and the next bag is the next work-item's, which
+ * runs after this one on the same thread, so this asks for rows a steady distance ahead, one row for
+ * each row reduced. Rows asked for a whole bag at a time (prefetch_bag) arrive in bursts the cores
+ * cannot keep in flight. */
+HOT_INLINE void prefetch_index_ahead(const bag_inputs *in, ulong i)
 {
-    float8 a0 = (float8)(0.0f), a1 = a0, a2 = a0, a3 = a0;
+#if HINT_PREFETCH
+    if (BAG_PREFETCH_ROWS && in->L - i > BAG_PREFETCH_ROWS) prefetch_row(in, i + BAG_PREFETCH_ROWS);
+#else
+    (void)in;
+    (void)i;
+#endif
+}
+
+#if TABLE_KIND == 0
+/* SUM_COLUMNS_MAX, the tuning's bag_sum_columns (a multiple of 32, at most 128): the widest pass of the
+ * f32 sum path, in 8-wide vectors. 128 on CPUs: sixteen vectors, as many accumulators as x86's AVX2
+ * registers (each addition reads its row operand from memory), so a row of 128 values is read in one
+ * pass; narrower where wide passes cost more to build than they gain. */
+#ifndef SUM_COLUMNS_MAX
+#error "SUM_COLUMNS_MAX is a build option from the host's tuning table"
+#endif
+
+/* An f32 sum (or mean) without weights over `width` columns from c0 (a constant 32, 64 or
+ * SUM_COLUMNS_MAX once inlined, so that the accumulators are registers; the caller's D - c0 >= width) into out_row: the same
+ * additions in the same order as combine's, so the same bits. `first`: the row's first pass, which
+ * prefetches ahead. */
+HOT_INLINE void sum_pass(const bag_inputs *in, ulong start, ulong end, ulong c0, int first, const int width,
+                         __global table_bits_t *out_row)
+{
+    float8 a[SUM_COLUMNS_MAX / 8];
+#pragma unroll
+    for (int g = 0; g < SUM_COLUMNS_MAX / 8; ++g)
+        if (8 * g < width) a[g] = (float8)(0.0f);
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
+        if (first) prefetch_index_ahead(in, i);
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
         __global const float *x = (__global const float *)(in->table + (ulong)row * in->D + c0);
-        a0 += vload8(0, x);
-        a1 += vload8(1, x);
-        a2 += vload8(2, x);
-        a3 += vload8(3, x);
+#pragma unroll
+        for (int g = 0; g < SUM_COLUMNS_MAX / 8; ++g)
+            if (8 * g < width) a[g] += vload8(g, x);
     }
-    vstore8(a0, 0, acc);
-    vstore8(a1, 1, acc);
-    vstore8(a2, 2, acc);
-    vstore8(a3, 3, acc);
-    return n;
+    float acc[SUM_COLUMNS_MAX];
+#pragma unroll
+    for (int g = 0; g < SUM_COLUMNS_MAX / 8; ++g)
+        if (8 * g < width) vstore8(a[g], g, acc);
+    for (int j = 0; j < width; ++j) out_row[c0 + j] = n ? finish(in, acc[j], n) : empty_value(in, c0 + j);
 }
 #endif
 
 /* Bag `bag` into the D values at out_row, RUN_COLUMNS columns at a time accumulated in registers (an
- * f32 sum or mean without weights SUM_COLUMNS at a time, in vectors): each gathered value is read once,
- * each output value written once. */
+ * f32 sum or mean without weights up to SUM_COLUMNS_MAX at a time, in vectors): each gathered value is
+ * read once, each output value written once. */
 inline void reduce_bag_runs(const bag_inputs *in, ulong bag, __global table_bits_t *out_row)
 {
     ulong start, end;
@@ -423,10 +448,15 @@ inline void reduce_bag_runs(const bag_inputs *in, ulong bag, __global table_bits
     ulong c0 = 0;
 #if TABLE_KIND == 0
     if (in->mode != MODE_MAX && !in->has_weights) {
-        for (; D - c0 >= SUM_COLUMNS; c0 += SUM_COLUMNS) {
-            acc_t acc[SUM_COLUMNS];
-            const ulong n = sum_columns(in, start, end, c0, acc);
-            for (int j = 0; j < SUM_COLUMNS; ++j) out_row[c0 + j] = n ? finish(in, acc[j], n) : empty_value(in, c0 + j);
+        for (; D - c0 >= SUM_COLUMNS_MAX; c0 += SUM_COLUMNS_MAX)
+            sum_pass(in, start, end, c0, c0 == 0, SUM_COLUMNS_MAX, out_row);
+        if (SUM_COLUMNS_MAX > 64 && D - c0 >= 64) {
+            sum_pass(in, start, end, c0, c0 == 0, 64, out_row);
+            c0 += 64;
+        }
+        if (SUM_COLUMNS_MAX > 32 && D - c0 >= 32) {
+            sum_pass(in, start, end, c0, c0 == 0, 32, out_row);
+            c0 += 32;
         }
     }
 #endif
@@ -436,6 +466,7 @@ inline void reduce_bag_runs(const bag_inputs *in, ulong bag, __global table_bits
         for (int j = 0; j < RUN_COLUMNS; ++j) acc[j] = in->mode == MODE_MAX ? (acc_t)(-INFINITY) : (acc_t)0;
         ulong n = 0;
         for (ulong i = start; i < end; ++i) {
+            if (c0 == 0) prefetch_index_ahead(in, i);
             const long row = bag_row(in, i);
             if (row < 0) continue;
             ++n;
@@ -460,8 +491,9 @@ inline table_bits_t reduce_bag_column(const bag_inputs *in, ulong start, ulong e
     return n ? finish(in, acc, n) : empty_value(in, c);
 }
 
-/* Runs mapping (CPUs): one work-item per bag. A later bag's rows, BAG_PREFETCH_AHEAD bags on (a tuning
- * constant, hints.h), are prefetched first: the group's next work-items (on the same thread) reduce
+/* Runs mapping (CPUs): one work-item per bag. Rows are prefetched BAG_PREFETCH_ROWS indices ahead as
+ * they are reduced (prefetch_index_ahead); and, where the tuning says so, a later bag's rows,
+ * BAG_PREFETCH_AHEAD bags on, all at once first: the group's next work-items (on the same thread) reduce
  * them, so their rows' memory latency overlaps this bag's reduction. */
 __kernel void embedding_bag_runs(BAG_PARAMETERS)
 {

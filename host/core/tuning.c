@@ -84,6 +84,11 @@ static const clg_tunable tunables[] = {
            "dequantizing: most bytes prefetched of a slab's values or scales"),
     KERNEL(bag_prefetch_ahead, "BAG_PREFETCH_AHEAD", 0, 1u << 20,
            "EmbeddingBag runs: the bag, this many on, whose rows a work-item prefetches (0: none)"),
+    KERNEL(bag_prefetch_rows, "BAG_PREFETCH_ROWS", 0, 1u << 20,
+           "EmbeddingBag runs: reducing index i, the row of index i + this is prefetched (0: none)"),
+    /* a multiple of 32: the passes narrow by halves, 64 then 32 columns, down to the last 32 */
+    {FIELD(bag_sum_columns), 32, 128, 32, 0, NULL, "SUM_COLUMNS_MAX",
+     "EmbeddingBag runs: columns an f32 sum accumulates at once, in registers"},
     /* a multiple of 8: the kernel accumulates eight values a vector */
     {FIELD(bag_quantized_piece_values), 8, 256, 8, 0, NULL, "QBAG_PIECE",
      "quantized EmbeddingBag: values of a unit a work-item reduces at once"},

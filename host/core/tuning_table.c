@@ -51,9 +51,11 @@ static const clg_tuning defaults = {
     .elements_prefetch_index_rows = 8,
     .elements_prefetch_data_rows = 16,
     .dequant_slab_prefetch_bytes = 4096,
-    /* two bags on: rows asked for one bag ahead arrive late on PoCL (embedding-bag-sum, a busy 2-vCPU
-     * Xeon: 0.47-0.57 of the adjacent copy against 0.42-0.45; 4 and 8 not told apart there) */
-    .bag_prefetch_ahead = 2,
+    /* a row 16 indices on for each row reduced, and no bag asked for whole: the cores keep a steady
+     * stream of misses in flight, where a bag's rows at once arrive in bursts (bench/RESULTS.md) */
+    .bag_prefetch_ahead = 0,
+    .bag_prefetch_rows = 16,
+    .bag_sum_columns = 128, /* sixteen AVX2 vectors: a row of 128 values read in one pass */
     .bag_quantized_piece_values = 64,
     .bag_quantized_prefetch_ahead = 2,
 };
@@ -94,8 +96,11 @@ static const tuning_row rows[] = {
      "item_loops = 1\n"},
     /* rusticl's SPIR-V path aborts on the prefetch builtin and Oclgrind cannot run it: no hints. rusticl
      * inlines and unrolls everything (NIR): the quantized EmbeddingBag's 64-value pieces doubled its
-     * builds (cli_embedding_bag 36 -> 66 s), 8 values keep them as they were (29 s) */
-    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 1, "bag_quantized_piece_values = 8\n"},
+     * builds (cli_embedding_bag 36 -> 66 s), 8 values keep them as they were (29 s); f32 sums of 128
+     * columns a pass more than doubled them too (test_embedding_bag_examples 33 -> 166 s) */
+    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 1,
+     "bag_quantized_piece_values = 8\n"
+     "bag_sum_columns = 32\n"},
     {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, 1, GPU}, /* Oclgrind reports the GPU type */
     {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, 1, ""},
     /* each super-block item decodes its sub-block's scales again: 16 values an item halve that work (an
