@@ -11,7 +11,8 @@
  * bytes into registers, eight at a time, by the unit code's own operations; otherwise the unit code,
  * which stores f32 bits through a __global pointer, dequantizes the piece into the work-item's own
  * QBAG_PIECE words of a stage buffer (which stay in its cache), read back at once. The runs mapping
- * prefetches the rows of the bag QBAG_PREFETCH_AHEAD bags on in the work-item's walk.
+ * prefetches rows BAG_PREFETCH_ROWS indices ahead in the flat index stream (and, where the tuning says
+ * so, the rows of the bag QBAG_PREFETCH_AHEAD on in the work-item's walk).
  *
  * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
  * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
@@ -107,13 +108,31 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const bag_inputs *in,
     }
 }
 
+/* Prefetch the row of index i + BAG_PREFETCH_ROWS while index i is reduced, as embedding_bag.cl's
+ * prefetch_index_ahead does for a float table: a work-item's bags are a run of the flat index stream, and
+ * the next work-item's run follows on the same thread. */
+HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                                         __global const uchar *scales, __global const uchar *zp, ulong i)
+{
+#if HINT_PREFETCH
+    if (!BAG_PREFETCH_ROWS || in->L - i <= BAG_PREFETCH_ROWS) return;
+    const long row = bag_row(in, i + BAG_PREFETCH_ROWS);
+    if (row < 0) return;
+    const slab sl = slab_at(q, 0, (offset_t)row);
+    prefetch_slab(q, data, scales, zp, &sl);
+#else
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i;
+#endif
+}
+
 /* The piece's values of bag [start, end) combined into acc; returns the entries counted. */
 HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
                               __global const uchar *scales, __global const uchar *zp, __global uint *stage,
-                              const piece *pc, ulong start, ulong end, float8 *acc)
+                              const piece *pc, ulong start, ulong end, int first, float8 *acc)
 {
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
+        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i);
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
@@ -123,17 +142,22 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
 }
 
 /* The same for a plain sum (or mean) of a piece of whole groups in a format known at compile time, all
- * in registers: no branch on the format or the mode, and no copy of the unit code. Returns 0 at the
- * first row whose fields need the unit code (the caller starts over with combine_rows), else 1 with the
- * entries counted in *n. */
+ * in registers: no branch on the format or the mode, and no copy of the unit code; the accumulators are
+ * a local array addressed only by constants once the loops unroll, so that they stay in registers.
+ * `first`: the row's first piece, which prefetches ahead. Returns 0 at the first row whose fields need
+ * the unit code (the caller starts over with combine_rows), else 1 with the entries counted in *n. */
 HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const bag_inputs *in,
                                          __global const uchar *data, __global const uchar *scales,
-                                         __global const uchar *zp, const piece *pc, ulong start, ulong end, float8 *acc,
-                                         ulong *n)
+                                         __global const uchar *zp, const piece *pc, ulong start, ulong end, int first,
+                                         float8 *acc, ulong *n)
 {
     const offset_t groups = pc->count / 8;
+    float8 a[QBAG_GROUPS];
+#pragma unroll
+    for (int g = 0; g < QBAG_GROUPS; ++g) a[g] = (float8)(0.0f);
     *n = 0;
     for (ulong i = start; i < end; ++i) {
+        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i);
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++*n;
@@ -141,11 +165,12 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
         unit_registers r;
         if (!unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) return 0;
 #pragma unroll
-        for (int g = 0; g < QBAG_GROUPS; ++g) {
-            if (g == groups) break;
-            acc[g] += unit_values8(q, format, &r, pc->k0 + 8 * g);
-        }
+        for (int g = 0; g < QBAG_GROUPS; ++g)
+            if (g < groups) a[g] += unit_values8(q, format, &r, pc->k0 + 8 * g);
     }
+#pragma unroll
+    for (int g = 0; g < QBAG_GROUPS; ++g)
+        if (g < groups) acc[g] = a[g];
     return 1;
 }
 
@@ -167,7 +192,7 @@ HOT_INLINE void start_piece(const bag_inputs *in, const piece *pc, float8 *acc)
  * of its own; every other case, and a bag with a row that loop cannot take, one shared loop. */
 inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
                          __global const uchar *scales, __global const uchar *zp, __global uint *stage, const piece *pc,
-                         ulong start, ulong end, __global uchar *out, ulong bag, int out_kind)
+                         ulong start, ulong end, int first, __global uchar *out, ulong bag, int out_kind)
 {
     float8 acc[QBAG_GROUPS];
     start_piece(in, pc, acc);
@@ -175,16 +200,18 @@ inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global
     int done = 0;
     if (in->mode != MODE_MAX && !in->has_weights && pc->count % 8 == 0) {
         if (q->ggml == REGISTER_FORMAT_FIRST)
-            done = combine_rows_in_registers(q, REGISTER_FORMAT_FIRST, in, data, scales, zp, pc, start, end, acc, &n);
+            done = combine_rows_in_registers(q, REGISTER_FORMAT_FIRST, in, data, scales, zp, pc, start, end, first, acc,
+                                             &n);
         else if (q->ggml == REGISTER_FORMAT_SECOND)
-            done = combine_rows_in_registers(q, REGISTER_FORMAT_SECOND, in, data, scales, zp, pc, start, end, acc, &n);
+            done = combine_rows_in_registers(q, REGISTER_FORMAT_SECOND, in, data, scales, zp, pc, start, end, first,
+                                             acc, &n);
         if (!done) start_piece(in, pc, acc);
     }
-    if (!done) n = combine_rows(q, in, data, scales, zp, stage, pc, start, end, acc);
+    if (!done) n = combine_rows(q, in, data, scales, zp, stage, pc, start, end, first, acc);
     const int default_row = n == 0 && in->default_row >= 0;
     if (default_row) /* an empty bag: the default row, dequantized like any other */
         stage_values(q, data, scales, zp, stage, pc, in->default_row, pc->k0, pc->count);
-    const ulong first = bag * in->D + pc->column;
+    const ulong first_out = bag * in->D + pc->column;
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g) {
         if (8 * g >= pc->count) break;
@@ -192,7 +219,7 @@ inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global
         vstore8(acc[g], 0, values);
         for (int j = 0; j < 8 && 8 * g + j < pc->count; ++j) {
             const uint bits = n ? finish(in, values[j], n) : default_row ? stage[8 * g + j] : 0u;
-            store_output(out, out_kind, first + 8 * g + j, bits);
+            store_output(out, out_kind, first_out + 8 * g + j, bits);
         }
     }
 }
@@ -244,9 +271,19 @@ HOT_INLINE void prefetch_bag_rows(const dequant_params *q, const bag_inputs *in,
 #endif
 }
 
-/* Runs mapping (CPUs): `workers` work-items, each walking bags b, b + workers, ...; for each bag every
- * piece of the row in turn. A work-item's bags run one after another on its thread, so the rows it
- * prefetches QBAG_PREFETCH_AHEAD of its bags on arrive while it reduces the bags between. */
+/* The run of `count` items (bags, or a table-batched call's (table, bag) pairs) that work-item w of
+ * `workers` walks: [*first, *end), the runs in order, their lengths differing by at most one. */
+inline void walk_of(ulong w, ulong workers, ulong count, ulong *first, ulong *end)
+{
+    const ulong per = count / workers, extra = count % workers;
+    *first = w * per + min(w, extra);
+    *end = *first + per + (w < extra ? 1 : 0);
+}
+
+/* Runs mapping (CPUs): `workers` work-items, each walking a run of bags; for each bag every piece of the
+ * row in turn. The runs follow each other in the flat index stream and a group's work-items run one
+ * after another on its thread, so the first piece prefetches rows BAG_PREFETCH_ROWS indices ahead; and,
+ * where the tuning says so, the rows of the bag QBAG_PREFETCH_AHEAD on in the walk all at once. */
 __kernel void bag_quantized_runs(QBAG_PARAMETERS)
 {
     const ulong w = get_global_id(0);
@@ -258,14 +295,19 @@ __kernel void bag_quantized_runs(QBAG_PARAMETERS)
     __global uint *stage = stage_base + w * QBAG_PIECE;
     __global uchar *output = out_base + out_offset;
     const offset_t pieces = U * pieces_per_unit;
-    const ulong ahead = (ulong)QBAG_PREFETCH_AHEAD * workers;
-    for (ulong bag = w; bag < B; bag += workers) {
-        if (QBAG_PREFETCH_AHEAD && B - bag > ahead) prefetch_bag_rows(&q, &in, data, scales, zp, bag + ahead);
+    ulong first, last;
+    walk_of(w, workers, B, &first, &last);
+    for (ulong bag = first; QBAG_PREFETCH_AHEAD && bag < last && bag - first < QBAG_PREFETCH_AHEAD; ++bag)
+        prefetch_bag_rows(&q, &in, data, scales, zp, bag); /* the walk's first bags */
+    for (ulong bag = first; bag < last; ++bag) {
+        if (QBAG_PREFETCH_AHEAD && last - bag > QBAG_PREFETCH_AHEAD)
+            prefetch_bag_rows(&q, &in, data, scales, zp, bag + QBAG_PREFETCH_AHEAD);
         ulong start, end;
         bag_range(&in, bag, &start, &end);
         for (offset_t x = 0; x < pieces; ++x) {
             const piece pc = piece_at(&q, x, pieces_per_unit);
-            if (pc.count) reduce_piece(&q, &in, data, scales, zp, stage, &pc, start, end, output, bag, out_kind);
+            if (pc.count)
+                reduce_piece(&q, &in, data, scales, zp, stage, &pc, start, end, x == 0, output, bag, out_kind);
         }
     }
 }
@@ -288,7 +330,7 @@ __kernel void bag_quantized_columns(QBAG_PARAMETERS)
     for (ulong bag = w; bag < B; bag += workers) {
         ulong start, end;
         bag_range(&in, bag, &start, &end);
-        reduce_piece(&q, &in, data, scales, zp, stage, &pc, start, end, output, bag, out_kind);
+        reduce_piece(&q, &in, data, scales, zp, stage, &pc, start, end, 0, output, bag, out_kind);
     }
 }
 

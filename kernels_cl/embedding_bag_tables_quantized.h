@@ -124,7 +124,7 @@ inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global u
     piece pc = piece_at(&v->q, x, (offset_t)v->pieces_per_unit);
     if (!pc.count) return;
     pc.column += (offset_t)v->column;
-    reduce_piece(&v->q, &v->in, v->table, v->table, v->table, stage, &pc, start, end, out, b, out_kind);
+    reduce_piece(&v->q, &v->in, v->table, v->table, v->table, stage, &pc, start, end, 0, out, b, out_kind);
 }
 
 /* The arguments: the tables buffer, then QBAG_PARAMETERS' bag part (B the bags a table, bags_count
@@ -144,8 +144,34 @@ inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global u
               bags_offset, bags_size, bags_signed, weights, weights_offset, has_weights, 0, out_width, L, 0, \
               bags_count, FORM_OFFSETS, mode, -1, -1)
 
-/* Runs mapping (CPUs): `workers` work-items, each walking (table, bag) pairs k, k + workers, ...; for each,
- * every piece of the table's row in turn. */
+/* The rows of (table, bag) pair k (at most PREFETCH_MAX_ROWS of them) asked for ahead of their use. */
+HOT_INLINE void prefetch_qtable_bag(const bag_inputs *all, __global const ulong *meta, ulong T, ulong B,
+                                    __global const uchar *tables, ulong k)
+{
+#if HINT_PREFETCH
+    const qtable v = qtable_of(all, meta, T, k / B, tables);
+    if (v.format != 0) {
+        prefetch_bag_rows(&v.q, &v.in, v.table, v.table, v.table, k);
+        return;
+    }
+    const ulong row_bytes = v.width * (v.plain_kind == 0 ? 4 : 2);
+    ulong start, end;
+    bag_range(&v.in, k, &start, &end);
+    end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
+    for (ulong i = start; i < end; ++i) {
+        const long row = bag_row(&v.in, i);
+        if (row < 0) continue;
+        for (ulong at = 0; at < row_bytes; at += CACHE_LINE) PREFETCH(v.table + (ulong)row * row_bytes + at);
+    }
+#else
+    (void)all, (void)meta, (void)T, (void)B, (void)tables, (void)k;
+#endif
+}
+
+/* Runs mapping (CPUs): `workers` work-items, each walking a run of (table, bag) pairs (walk_of); for each,
+ * every piece of the table's row in turn. The rows of the pair QBAG_PREFETCH_AHEAD on in the walk are
+ * asked for first (and the walk's first pairs' before it starts): the index stream's next rows may be
+ * another table's, so these runs do not prefetch by index as the single-table call does. */
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 {
     const ulong w = get_global_id(0);
@@ -154,7 +180,13 @@ __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
     __global const uchar *tables = tables_base + tables_offset;
     __global uchar *out = out_base + out_offset;
     __global uint *stage = stage_base + w * QBAG_PIECE;
-    for (ulong k = w; k < T * B; k += workers) {
+    ulong first, last;
+    walk_of(w, workers, T * B, &first, &last);
+    for (ulong k = first; QBAG_PREFETCH_AHEAD && k < last && k - first < QBAG_PREFETCH_AHEAD; ++k)
+        prefetch_qtable_bag(&all, meta, T, B, tables, k);
+    for (ulong k = first; k < last; ++k) {
+        if (QBAG_PREFETCH_AHEAD && last - k > QBAG_PREFETCH_AHEAD)
+            prefetch_qtable_bag(&all, meta, T, B, tables, k + QBAG_PREFETCH_AHEAD);
         const qtable v = qtable_of(&all, meta, T, k / B, tables);
         ulong start, end;
         bag_range(&all, k, &start, &end);
