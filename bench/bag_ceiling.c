@@ -145,18 +145,11 @@ static void bags_part(unsigned part, unsigned parts, const variant *v)
         reduce_bags(begin, end, v, 8);
 }
 
-static void copy_part(unsigned part, unsigned parts)
-{
-    const size_t lines = COPY_BYTES / 64;
-    const size_t begin = lines * part / parts, end = lines * (part + 1) / parts;
-    for (size_t k = begin; k < end; ++k) memcpy(job.copy_dst + k * 64, job.copy_src + k * 64, 64);
-}
-
 static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 {
     const variant *v = variant_ptr;
     if (v->copy)
-        copy_part(part, parts);
+        native_copy_lines(job.copy_dst, job.copy_src, COPY_BYTES, part, parts);
     else
         bags_part(part, parts, v);
 }
@@ -164,16 +157,11 @@ static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 /* --case NAME: 2 arguments consumed, -1 for an unknown case. */
 static int case_option(int argc, char **argv, int i)
 {
-    if (strcmp(argv[i], "--case") || i + 1 >= argc) return 0;
-    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
-        if (!strcmp(argv[i + 1], shapes[k].name)) {
-            job.shape = &shapes[k];
-            return 2;
-        }
-    fprintf(stderr,
-            "clgather-bag-ceiling: unknown case '%s' (embedding-bag-sum, embedding-bag-8bit, embedding-bag-tbe)\n",
-            argv[i + 1]);
-    return -1;
+    const void *chosen = job.shape;
+    const int used = native_case_option(argc, argv, i, shapes, sizeof shapes[0], sizeof shapes / sizeof shapes[0],
+                                        &chosen, "clgather-bag-ceiling");
+    job.shape = chosen;
+    return used;
 }
 
 /* The tables' bytes: any values do for the timing (no value is compared), but every page is touched. */

@@ -84,6 +84,35 @@ static inline void *native_pool_worker(void *arg)
     }
 }
 
+/* --case NAME for a tool whose `count` cases lie `size` bytes apart from `first`, each a struct whose first
+ * member is its name: 2 arguments consumed and *chosen set to the case, 0 for any other argument, -1
+ * (after naming the cases) for an unknown one. */
+static inline int native_case_option(int argc, char **argv, int i, const void *first, size_t size, size_t count,
+                                     const void **chosen, const char *tool)
+{
+    if (strcmp(argv[i], "--case") || i + 1 >= argc) return 0;
+    const char *cases = first;
+    for (size_t k = 0; k < count; ++k)
+        if (!strcmp(argv[i + 1], *(const char *const *)(cases + k * size))) {
+            *chosen = cases + k * size;
+            return 2;
+        }
+    fprintf(stderr, "%s: unknown case '%s' (", tool, argv[i + 1]);
+    for (size_t k = 0; k < count; ++k) fprintf(stderr, "%s%s", k ? ", " : "", *(const char *const *)(cases + k * size));
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+/* Part `part` of `parts` of the copy ceiling: `bytes` (a multiple of 64) from src to dst, 64-byte line by
+ * line with ordinary stores (memcpy of one line; of a whole part glibc would stream past the cache). */
+static inline void native_copy_lines(unsigned char *dst, const unsigned char *src, size_t bytes, unsigned part,
+                                     unsigned parts)
+{
+    const size_t lines = bytes / 64;
+    const size_t begin = lines * part / parts, end = lines * (part + 1) / parts;
+    for (size_t k = begin; k < end; ++k) memcpy(dst + k * 64, src + k * 64, 64);
+}
+
 /* Start threads - 1 workers; the caller's thread runs part 0. */
 static inline void native_pool_start(native_pool *pool, unsigned threads, native_part_fn run_part)
 {

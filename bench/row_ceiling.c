@@ -141,18 +141,11 @@ static void gather_part(unsigned part, unsigned parts, const variant *v)
 #endif
 }
 
-static void copy_part(unsigned part, unsigned parts)
-{
-    const size_t lines = COPY_BYTES / 64;
-    const size_t begin = lines * part / parts, end = lines * (part + 1) / parts;
-    for (size_t k = begin; k < end; ++k) copy_row(job.copy_dst + k * 64, job.copy_src + k * 64, 64, 0);
-}
-
 static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 {
     const variant *v = variant_ptr;
     if (v->copy)
-        copy_part(part, parts);
+        native_copy_lines(job.copy_dst, job.copy_src, COPY_BYTES, part, parts);
     else
         gather_part(part, parts, v);
 }
@@ -160,16 +153,11 @@ static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
 /* --case NAME: 2 arguments consumed, -1 for an unknown case. */
 static int case_option(int argc, char **argv, int i)
 {
-    if (strcmp(argv[i], "--case") || i + 1 >= argc) return 0;
-    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
-        if (!strcmp(argv[i + 1], shapes[k].name)) {
-            job.shape = &shapes[k];
-            return 2;
-        }
-    fprintf(stderr,
-            "clgather-row-ceiling: unknown case '%s' (rows-u8, middle-axis, embedding-f32, embedding-f16-i64)\n",
-            argv[i + 1]);
-    return -1;
+    const void *chosen = job.shape;
+    const int used = native_case_option(argc, argv, i, shapes, sizeof shapes[0], sizeof shapes / sizeof shapes[0],
+                                        &chosen, "clgather-row-ceiling");
+    job.shape = chosen;
+    return used;
 }
 
 int main(int argc, char **argv)
