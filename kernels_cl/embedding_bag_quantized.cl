@@ -108,6 +108,21 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const bag_inputs *in,
     }
 }
 
+/* Prefetch the packed row of index i (if it counts), as embedding_bag.cl's prefetch_row does a float
+ * row. */
+HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
+                                       __global const uchar *scales, __global const uchar *zp, ulong i)
+{
+#if HINT_PREFETCH
+    const long row = bag_row(in, i);
+    if (row < 0) return;
+    const slab sl = slab_at(q, 0, (offset_t)row);
+    prefetch_slab(q, data, scales, zp, &sl);
+#else
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i;
+#endif
+}
+
 /* Prefetch the row of index i + BAG_PREFETCH_ROWS while index i is reduced, as embedding_bag.cl's
  * prefetch_index_ahead does for a float table: a work-item's bags are a run of the flat index stream, and
  * the next work-item's run follows on the same thread. */
@@ -115,11 +130,8 @@ HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inpu
                                          __global const uchar *scales, __global const uchar *zp, ulong i)
 {
 #if HINT_PREFETCH
-    if (!BAG_PREFETCH_ROWS || in->L - i <= BAG_PREFETCH_ROWS) return;
-    const long row = bag_row(in, i + BAG_PREFETCH_ROWS);
-    if (row < 0) return;
-    const slab sl = slab_at(q, 0, (offset_t)row);
-    prefetch_slab(q, data, scales, zp, &sl);
+    if (BAG_PREFETCH_ROWS && in->L - i > BAG_PREFETCH_ROWS)
+        prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS);
 #else
     (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i;
 #endif
@@ -260,12 +272,7 @@ HOT_INLINE void prefetch_bag_rows(const dequant_params *q, const bag_inputs *in,
     ulong start, end;
     bag_range(in, bag, &start, &end);
     end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
-    for (ulong i = start; i < end; ++i) {
-        const long row = bag_row(in, i);
-        if (row < 0) continue;
-        const slab sl = slab_at(q, 0, (offset_t)row);
-        prefetch_slab(q, data, scales, zp, &sl);
-    }
+    for (ulong i = start; i < end; ++i) prefetch_quantized_row(q, in, data, scales, zp, i);
 #else
     (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)bag;
 #endif
