@@ -173,7 +173,61 @@ inline int judge(CHECK_PARAMETERS, ulong pos, ulong *bag, ulong *rows, int *bag_
     indices, indices_offset, index_size, index_signed, bags, bags_offset, bags_size, bags_signed, bags_count, L, N, B, \
         form, start_at_zero, per_item, record, meta, T, last_ends
 
-/* Work-item k scans chunk k of per_item positions and lowers the flag to k at its first bad one. */
+/* Whether any of indices [from, to) lies outside [0, rows): each value's bits, sign-extended if signed,
+ * so that a negative one compares as a huge one. One loop a type, with no early exit, so that it
+ * vectorizes. */
+#define ANY_OUTSIDE_LOOP(T) \
+    for (ulong i = from; i < to; ++i) outside |= (ulong)((__global const T *)indices)[i] >= rows;
+inline int any_index_outside(__global const uchar *indices, int size, int is_signed, ulong from, ulong to, ulong rows)
+{
+    int outside = 0;
+    switch (size * 2 + (is_signed ? 1 : 0)) {
+    case 2: ANY_OUTSIDE_LOOP(uchar) break;
+    case 3: ANY_OUTSIDE_LOOP(char) break;
+    case 4: ANY_OUTSIDE_LOOP(ushort) break;
+    case 5: ANY_OUTSIDE_LOOP(short) break;
+    case 8: ANY_OUTSIDE_LOOP(uint) break;
+    case 9: ANY_OUTSIDE_LOOP(int) break;
+    default: ANY_OUTSIDE_LOOP(ulong) break;
+    }
+    return outside;
+}
+
+/* Whether any index of [from, to) is outside its table's rows: those of table t for the indices between
+ * offsets[t B] and offsets[(t + 1) B], the same table judge() finds through the index's bag when the
+ * offsets are valid (invalid offsets fail at an earlier position). A single table: N rows for all. */
+inline int any_bad_index(CHECK_PARAMETERS, ulong from, ulong to)
+{
+    __global const uchar *idx = indices + indices_offset * index_size;
+    if (T == 0 || B == 0) return any_index_outside(idx, index_size, index_signed, from, to, N);
+    __global const uchar *b = bags + bags_offset * bags_size;
+    ulong lo = 0, hi = T; /* the table of index `from`: the last t with offsets[t B] <= from, or 0 */
+    while (lo < hi) {
+        const ulong mid = lo + (hi - lo) / 2;
+        if (read_value(b, mid * B, bags_size, bags_signed) <= (long)from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ulong t = lo > 0 ? lo - 1 : 0;
+    for (ulong i = from; i < to;) {
+        ulong stop = to;
+        if (t + 1 < T) {
+            const long next = read_value(b, (t + 1) * B, bags_size, bags_signed);
+            if (next <= (long)i) { /* the next table starts at or before i */
+                ++t;
+                continue;
+            }
+            if ((ulong)next < stop) stop = (ulong)next;
+        }
+        if (any_index_outside(idx, index_size, index_signed, i, stop, meta[4 * t + META_ROWS])) return 1;
+        i = stop;
+    }
+    return 0;
+}
+
+/* Work-item k scans chunk k of per_item positions and lowers the flag to k if any is bad (locate_bad_bag
+ * then finds the first): the bag structure's positions one by one, the indices' table by table. */
 __kernel void check_bags(CHECK_PARAMETERS)
 {
     const ulong chunk = get_global_id(0), total = bags_count + L;
@@ -182,12 +236,14 @@ __kernel void check_bags(CHECK_PARAMETERS)
     const ulong end = (total - pos > per_item) ? pos + per_item : total;
     ulong bag = 0, rows = 0;
     int bag_known = 0;
-    for (; pos < end; ++pos) {
+    for (; pos < end && pos < bags_count; ++pos) {
         if (judge(CHECK_ARGUMENTS, pos, &bag, &rows, &bag_known) != BAG_VALID) {
             atomic_min(record, (uint)chunk);
             return;
         }
     }
+    if (pos < end && any_bad_index(CHECK_ARGUMENTS, pos - bags_count, end - bags_count))
+        atomic_min(record, (uint)chunk);
 }
 
 /* One work-item: if a chunk was flagged, record its first failure. details[0] the failure (0 if the

@@ -135,6 +135,67 @@ START_TEST(hostile_offsets_and_indices)
 }
 END_TEST
 
+/* Thousands of indices over tables of different rows, so that the device check's chunks of positions
+ * start and end inside tables and cross their boundaries (table 2's bags are all empty): a value valid for
+ * a neighbouring table but not its own is found wherever it lies, and of several the first is named. */
+START_TEST(bad_index_among_many_tables)
+{
+    enum { T = 5, B = 40, PER_BAG = 23 };
+    static const int64_t rows[T] = {10, 50, 20, 30, 40};
+    static clg_embedding_bag_table layout[T];
+    static float tables[10 + 50 + 20 + 30 + 40];
+    static int64_t offsets[T * B + 1], indices[T * B * PER_BAG];
+    int64_t first_row = 0, L = 0;
+    int64_t first_index[T + 1];
+    for (int t = 0; t < T; ++t) {
+        layout[t] = (clg_embedding_bag_table){
+            .type = CLG_F32, .rows = rows[t], .width = 1, .byte_offset = (uint64_t)first_row * sizeof(float)};
+        for (int64_t r = 0; r < rows[t]; ++r) tables[first_row + r] = (float)(t * 100 + r);
+        first_row += rows[t];
+        first_index[t] = L;
+        for (int b = 0; b < B; ++b) {
+            offsets[t * B + b] = L;
+            const int64_t count = t == 2 ? 0 : (b * 7 + t) % (2 * PER_BAG); /* table 2's bags all empty */
+            for (int64_t k = 0; k < count; ++k) indices[L++] = (k * 13 + b) % rows[t];
+        }
+    }
+    first_index[T] = L;
+    offsets[T * B] = L;
+    tables_case c = {.desc = {.mode = CLG_BAG_SUM, .num_tables = T, .tables = layout, .include_last_offset = 1}};
+    c.desc.indices = bag_tensor(CLG_I64, 1, L, 0);
+    c.desc.offsets = bag_tensor(CLG_I64, 1, T * B + 1, 0);
+    c.tables = tables, c.tables_bytes = sizeof tables;
+    c.indices = indices, c.index_bytes = (size_t)L * sizeof *indices;
+    c.offsets = offsets, c.offsets_bytes = sizeof offsets;
+    c.out_bytes = B * T * sizeof(float);
+    ck_assert_int_gt(L, 4 * 256); /* several of the default check chunks */
+    tables_check_all_paths(&c, NULL, CLG_SUCCESS, NULL, "all valid");
+    /* table 0's first and last index, table 1's last, table 3's first (just after the empty table 2),
+     * and one in the middle of table 4: each set to a row its own table lacks (and, but for table 1, the
+     * widest, another table has) */
+    const int64_t at[] = {0, first_index[1] - 1, first_index[2] - 1, first_index[3], (first_index[4] + L) / 2};
+    const int64_t value[] = {10, 10, 50, 30, 45};
+    for (size_t k = 0; k < COUNT(at); ++k) {
+        const int64_t saved = indices[at[k]];
+        indices[at[k]] = value[k];
+        char fragment[96], name[48];
+        const int table = k == 0 || k == 1 ? 0 : (int)k - 1 + (k >= 3);
+        snprintf(fragment, sizeof fragment, "indices[%lld] = %lld is outside [0, %lld) (tables[%d].rows;",
+                 (long long)at[k], (long long)value[k], (long long)rows[table], table);
+        snprintf(name, sizeof name, "bad index %zu", k);
+        tables_check_all_paths(&c, NULL, CLG_ERR_INDEX_OUT_OF_RANGE, fragment, name);
+        indices[at[k]] = saved;
+    }
+    /* of several bad values in different chunks, the first is named */
+    indices[at[4]] = -1;
+    indices[at[3]] = 31;
+    indices[at[2]] = 99;
+    char fragment[64];
+    snprintf(fragment, sizeof fragment, "indices[%lld] = 99", (long long)at[2]);
+    tables_check_all_paths(&c, NULL, CLG_ERR_INDEX_OUT_OF_RANGE, fragment, "first of several");
+}
+END_TEST
+
 /* Each descriptor rule, in validation order, with its status and the argument it names. */
 START_TEST(descriptor_rules)
 {
@@ -377,6 +438,7 @@ END_TEST
 int main(void)
 {
     return support_run_tests("embedding_bag_tables", 900,
-                             SUPPORT_TESTS(hand_checked_two_tables, hostile_offsets_and_indices, descriptor_rules,
+                             SUPPORT_TESTS(hand_checked_two_tables, hostile_offsets_and_indices,
+                                           bad_index_among_many_tables, descriptor_rules,
                                            one_table_matches_single_table_call, random_cases));
 }
