@@ -327,12 +327,15 @@ inline void bag_range(const bag_inputs *in, ulong b, ulong *start, ulong *end)
     *end = clamp(e, *start, in->L);
 }
 
-/* The table row of index i, or -1 if it counts for nothing (padding, or out of range). */
-inline long bag_row(const bag_inputs *in, ulong i)
+/* The table row of index i, or -1 if it counts for nothing (padding, or out of range); index_size the
+ * indices' width where the caller knows it as a constant (its reads then carry no switch), else 0. */
+HOT_INLINE long bag_row_sized(const bag_inputs *in, ulong i, const int index_size)
 {
-    const long row = read_value(in->indices, i, in->index_size, in->index_signed);
+    const long row = read_value(in->indices, i, index_size ? index_size : in->index_size, in->index_signed);
     return (row < 0 || (ulong)row >= in->N || row == in->padding_row) ? -1 : row;
 }
+
+inline long bag_row(const bag_inputs *in, ulong i) { return bag_row_sized(in, i, 0); }
 
 /* acc combined with value x of index i. */
 inline acc_t combine(const bag_inputs *in, acc_t acc, acc_t x, ulong i)

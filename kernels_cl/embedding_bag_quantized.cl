@@ -111,15 +111,16 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const bag_inputs *in,
 /* Prefetch the packed row of index i (if it counts), as embedding_bag.cl's prefetch_row does a float
  * row. */
 HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
-                                       __global const uchar *scales, __global const uchar *zp, ulong i)
+                                       __global const uchar *scales, __global const uchar *zp, ulong i,
+                                       const int index_size)
 {
 #if HINT_PREFETCH
-    const long row = bag_row(in, i);
+    const long row = bag_row_sized(in, i, index_size);
     if (row < 0) return;
     const slab sl = slab_at(q, 0, (offset_t)row);
     prefetch_slab(q, data, scales, zp, &sl);
 #else
-    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i;
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size;
 #endif
 }
 
@@ -127,13 +128,14 @@ HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs
  * prefetch_index_ahead does for a float table: a work-item's bags are a run of the flat index stream, and
  * the next work-item's run follows on the same thread. */
 HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
-                                         __global const uchar *scales, __global const uchar *zp, ulong i)
+                                         __global const uchar *scales, __global const uchar *zp, ulong i,
+                                         const int index_size)
 {
 #if HINT_PREFETCH
     if (BAG_PREFETCH_ROWS && in->L - i > BAG_PREFETCH_ROWS)
-        prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS);
+        prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS, index_size);
 #else
-    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i;
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size;
 #endif
 }
 
@@ -144,7 +146,7 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
 {
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
-        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i);
+        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, 0);
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
@@ -158,19 +160,19 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
  * a local array addressed only by constants once the loops unroll, so that they stay in registers.
  * `first`: the row's first piece, which prefetches ahead. Returns 0 at the first row whose fields need
  * the unit code (the caller starts over with combine_rows), else 1 with the entries counted in *n. */
-HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const bag_inputs *in,
-                                         __global const uchar *data, __global const uchar *scales,
-                                         __global const uchar *zp, const piece *pc, ulong start, ulong end, int first,
-                                         float8 *acc, ulong *n)
+HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const int index_size,
+                                         const int whole, const bag_inputs *in, __global const uchar *data,
+                                         __global const uchar *scales, __global const uchar *zp, const piece *pc,
+                                         ulong start, ulong end, int first, float8 *acc, ulong *n)
 {
-    const offset_t groups = pc->count / 8;
+    const offset_t groups = whole ? QBAG_GROUPS : pc->count / 8;
     float8 a[QBAG_GROUPS];
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g) a[g] = (float8)(0.0f);
     *n = 0;
     for (ulong i = start; i < end; ++i) {
-        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i);
-        const long row = bag_row(in, i);
+        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, index_size);
+        const long row = bag_row_sized(in, i, index_size);
         if (row < 0) continue;
         ++*n;
         const slab sl = slab_at(q, 0, (offset_t)row);
@@ -185,6 +187,21 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
         if (g < groups) acc[g] = a[g];
     return 1;
 }
+
+/* combine_rows_in_registers for each of the program's two register formats: with i64 indices and a
+ * whole piece (constants: no switch on the index width, no test for the groups), or any. */
+#define REGISTER_LOOP(name, format, index_size, whole)                                                              \
+    OWN_FUNCTION int name(const dequant_params *q, const bag_inputs *in, __global const uchar *data,               \
+                          __global const uchar *scales, __global const uchar *zp, const piece *pc, ulong start,    \
+                          ulong end, int first, float8 *acc, ulong *n)                                             \
+    {                                                                                                               \
+        return combine_rows_in_registers(q, format, index_size, whole, in, data, scales, zp, pc, start, end, first, \
+                                         acc, n);                                                                   \
+    }
+REGISTER_LOOP(first_format_whole_i64, REGISTER_FORMAT_FIRST, 8, 1)
+REGISTER_LOOP(first_format_any, REGISTER_FORMAT_FIRST, 0, 0)
+REGISTER_LOOP(second_format_whole_i64, REGISTER_FORMAT_SECOND, 8, 1)
+REGISTER_LOOP(second_format_any, REGISTER_FORMAT_SECOND, 0, 0)
 
 /* acc's groups of the piece set to the mode's starting value (those past the piece neither set nor
  * read). */
@@ -211,12 +228,15 @@ inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global
     ulong n = 0;
     int done = 0;
     if (in->mode != MODE_MAX && !in->has_weights && pc->count % 8 == 0) {
-        if (q->ggml == REGISTER_FORMAT_FIRST)
-            done = combine_rows_in_registers(q, REGISTER_FORMAT_FIRST, in, data, scales, zp, pc, start, end, first, acc,
-                                             &n);
+        const int whole_i64 = in->index_size == 8 && pc->count == QBAG_PIECE;
+        if (q->ggml == REGISTER_FORMAT_FIRST && whole_i64)
+            done = first_format_whole_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
+        else if (q->ggml == REGISTER_FORMAT_FIRST)
+            done = first_format_any(q, in, data, scales, zp, pc, start, end, first, acc, &n);
+        else if (q->ggml == REGISTER_FORMAT_SECOND && whole_i64)
+            done = second_format_whole_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
         else if (q->ggml == REGISTER_FORMAT_SECOND)
-            done = combine_rows_in_registers(q, REGISTER_FORMAT_SECOND, in, data, scales, zp, pc, start, end, first,
-                                             acc, &n);
+            done = second_format_any(q, in, data, scales, zp, pc, start, end, first, acc, &n);
         if (!done) start_piece(in, pc, acc);
     }
     if (!done) n = combine_rows(q, in, data, scales, zp, stage, pc, start, end, first, acc);
@@ -272,7 +292,7 @@ HOT_INLINE void prefetch_bag_rows(const dequant_params *q, const bag_inputs *in,
     ulong start, end;
     bag_range(in, bag, &start, &end);
     end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
-    for (ulong i = start; i < end; ++i) prefetch_quantized_row(q, in, data, scales, zp, i);
+    for (ulong i = start; i < end; ++i) prefetch_quantized_row(q, in, data, scales, zp, i, 0);
 #else
     (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)bag;
 #endif

@@ -72,4 +72,12 @@
 #define HOT_INLINE inline
 #endif
 
+/* A hot loop kept a function of its own where HINT_FORCE_INLINE says the compiler is clang's: its
+ * registers are then allocated for it alone, not across the paths of a large caller. */
+#if HINT_FORCE_INLINE
+#define OWN_FUNCTION __attribute__((noinline))
+#else
+#define OWN_FUNCTION inline
+#endif
+
 #endif /* CLG_HINTS_H */

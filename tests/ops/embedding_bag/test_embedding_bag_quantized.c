@@ -676,14 +676,18 @@ START_TEST(random_cases)
 }
 END_TEST
 
+/* The tuning of the two tests below: pieces of 24 values, small groups (one set of programs for both). */
+#define WIDE_TUNING                                                         \
+    "grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n" \
+    "adjacent_local_size = 16\nbag_quantized_piece_values = 24\n"
+
 /* Rows of 1024 values (at least 43 pieces of the 24 values the tuning below sets, a size that divides no
  * unit: each unit ends in a shorter piece; more pieces than the work-group's width of 16) and more bags
  * than the work-items it gives either mapping, so that both walk a row's pieces past their first group
  * and the bags with a stride; a layout of each family. The indices scale with CLGATHER_TEST_SCALE. */
 START_TEST(wide_rows_many_bags)
 {
-    support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
-                       "adjacent_local_size = 16\nbag_quantized_piece_values = 24\n");
+    support_use_tuning(WIDE_TUNING);
     support_rng rng = {seed_value() ^ 0x51DEull};
     static const clg_quant_layout wide[] = {CLG_QUANT_GGML_Q4_0, CLG_QUANT_GGML_Q6_K, CLG_QUANT_ORT_BLOCK,
                                             CLG_QUANT_OV_COMPRESSED, CLG_QUANT_FBGEMM_4BIT_ROWWISE};
@@ -727,10 +731,51 @@ START_TEST(wide_rows_many_bags)
 }
 END_TEST
 
+/* The register loops of each family's two register formats (q8_0 and q4_0, q4_K and q6_K, FBGEMM's two):
+ * a plain sum or mean over i64 indices, where the loop for whole pieces (of the 24 values WIDE_TUNING
+ * sets) runs, a unit's last shorter piece takes the loop for any, and a bag holding a row whose fields
+ * the registers cannot take (about one in four: zero, subnormal, infinite or NaN scales) starts over on
+ * the unit code. */
+START_TEST(register_loops_whole_pieces)
+{
+    support_use_tuning(WIDE_TUNING);
+    support_rng rng = {seed_value() ^ 0x4E61ull};
+    static const clg_quant_layout formats[] = {CLG_QUANT_GGML_Q8_0,           CLG_QUANT_GGML_Q4_0,
+                                               CLG_QUANT_GGML_Q4_K,           CLG_QUANT_GGML_Q6_K,
+                                               CLG_QUANT_FBGEMM_8BIT_ROWWISE, CLG_QUANT_FBGEMM_4BIT_ROWWISE};
+    const int64_t N = 40, B = 60, L = 3 * B;
+    for (size_t l = 0; l < sizeof formats / sizeof formats[0]; ++l) {
+        qbag_case c;
+        memset(&c, 0, sizeof c);
+        c.desc.layout = formats[l];
+        if (formats[l] == CLG_QUANT_FBGEMM_8BIT_ROWWISE)
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 96 + 8);
+        else if (formats[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE)
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 96 / 2 + 4);
+        else /* 128 values of 32-value blocks, or one super-block of 256 */
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, (l < 2 ? 4 : 1) * (int64_t)quant_ggml_block_bytes(formats[l]));
+        c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
+                                              .bag_form = CLG_BAG_OFFSETS,
+                                              .mode = l % 2 ? CLG_BAG_MEAN : CLG_BAG_SUM,
+                                              .indices = bag_tensor(CLG_I64, 1, L, 0),
+                                              .offsets = bag_tensor(CLG_I64, 1, B, 0)};
+        qbag_alloc(&c);
+        fill_table(&rng, &c);
+        for (int64_t i = 0; i < L; ++i) ((int64_t *)c.indices)[i] = (int64_t)support_below(&rng, (uint64_t)N);
+        for (int64_t b = 0; b < B; ++b) ((int64_t *)c.bags)[b] = 3 * b;
+        char name[96];
+        snprintf(name, sizeof name, "register loops of %s", clg_quant_layout_name(formats[l]));
+        free(check_all_paths(&c, CLG_SUCCESS, name));
+        qbag_free(&c);
+    }
+    support_use_tuning(NULL);
+}
+END_TEST
+
 int main(void)
 {
     return support_run_tests("embedding_bag_quantized", 900,
                              SUPPORT_TESTS(q8_0_offsets_sum, ort_u4_packed_mean_f16, ov_offsets_weights_default_index,
                                            q4_K_max_padding_idx, refused_descriptors, hostile_values, random_cases,
-                                           wide_rows_many_bags));
+                                           wide_rows_many_bags, register_loops_whole_pieces));
 }
