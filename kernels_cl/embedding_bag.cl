@@ -364,6 +364,11 @@ inline table_bits_t finish(const bag_inputs *in, acc_t acc, ulong n)
     return from_acc(isnan(v) ? CANONICAL_NAN : v);
 }
 
+#if TABLE_KIND == 0 || TABLE_KIND == 1 || TABLE_KIND == 2
+/* finish() of eight f32 sums (mode sum): their bits, a NaN the canonical one. */
+inline uint8 sum_bits8(float8 v) { return as_uint8(select(v, (float8)(CANONICAL_NAN), isnan(v))); }
+#endif
+
 /* Column c of a bag that counted nothing: the default row's bits, or zeros. */
 inline table_bits_t empty_value(const bag_inputs *in, ulong c)
 {
@@ -487,6 +492,12 @@ HOT_INLINE void sum_pass(const bag_inputs *in, ulong start, ulong end, ulong c0,
 #pragma unroll
         for (int g = 0; g < SUM_COLUMNS_MAX / 8; ++g)
             if (8 * g < width) a[g] += vload8(g, x);
+    }
+    if (n && in->mode == MODE_SUM) { /* finish() eight at a time */
+#pragma unroll
+        for (int g = 0; g < SUM_COLUMNS_MAX / 8; ++g)
+            if (8 * g < width) vstore8(sum_bits8(a[g]), g, out_row + c0);
+        return;
     }
     float acc[SUM_COLUMNS_MAX];
 #pragma unroll

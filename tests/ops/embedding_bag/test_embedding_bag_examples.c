@@ -6,6 +6,7 @@
 #include "bag_support.h"
 
 #include <math.h>
+#include <string.h>
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -200,11 +201,46 @@ START_TEST(max_propagates_nan)
 }
 END_TEST
 
+/* A sum that is NaN is the canonical quiet NaN 0x7FC00000, whatever NaNs (sign, payload, signalling) or
+ * infinities of opposite sign made it, in every column of a row wider than the vector passes of the
+ * runs mapping (136 columns: a 128- or 32-column pass, then the 8-column tail). */
+START_TEST(nan_sums_are_canonical)
+{
+    enum { D = 136 };
+    static float table[3 * D];
+    static const struct {
+        int row, column;
+        uint32_t bits;
+    } specials[] = {{0, 3, 0xFFC12345u},  {0, 100, 0x7F800000u}, {1, 100, 0xFF800000u},
+                    {1, 20, 0x7F800001u}, {2, 133, 0x7FC00001u}, {0, 131, 0xFFFFFFFFu}};
+    for (int k = 0; k < 3 * D; ++k) table[k] = 1.f;
+    for (size_t k = 0; k < COUNT(specials); ++k)
+        memcpy(&table[specials[k].row * D + specials[k].column], &specials[k].bits, 4);
+    static const int64_t indices[] = {0, 1, 1, 2}, offsets[] = {0, 2};
+    bag_case c = {.desc = {.preset = CLG_TORCH_EMBEDDING_BAG, .bag_form = CLG_BAG_OFFSETS, .mode = CLG_BAG_SUM}};
+    c.desc.table = bag_tensor(CLG_F32, 2, 3, D);
+    c.desc.indices = bag_tensor(CLG_I64, 1, 4, 0);
+    c.desc.offsets = bag_tensor(CLG_I64, 1, 2, 0);
+    c.table = table, c.table_bytes = sizeof table;
+    c.indices = indices, c.index_bytes = sizeof indices;
+    c.bags = offsets, c.bags_bytes = sizeof offsets;
+    /* bag 0 = rows 0 and 1, bag 1 = rows 1 and 2: each column 2, but for these */
+    static uint32_t want[2 * D];
+    const uint32_t two = 0x40000000u, nan = 0x7FC00000u, minus_inf = 0xFF800000u;
+    for (int k = 0; k < 2 * D; ++k) want[k] = two;
+    want[3] = want[100] = want[20] = want[131] = nan;
+    want[D + 100] = minus_inf;
+    want[D + 20] = want[D + 133] = nan;
+    run(&c, (const float *)want, 2 * D, "NaN sums");
+}
+END_TEST
+
 int main(void)
 {
     return support_run_tests("embedding_bag_examples", 600,
                              SUPPORT_TESTS(ov_offsets_sum_with_weights_and_default_index, ov_offsets_15_mean,
                                            ov_packed_sum_with_weights, ov_segments_sum_with_weights_and_default_index,
                                            torch_documented_call_in_each_mode, torch_include_last_offset,
-                                           torch_padding_idx, torch_packed_input, max_propagates_nan));
+                                           torch_padding_idx, torch_packed_input, max_propagates_nan,
+                                           nan_sums_are_canonical));
 }
