@@ -201,15 +201,7 @@ inline int any_bad_index(CHECK_PARAMETERS, ulong from, ulong to)
     __global const uchar *idx = indices + indices_offset * index_size;
     if (T == 0 || B == 0) return any_index_outside(idx, index_size, index_signed, from, to, N);
     __global const uchar *b = bags + bags_offset * bags_size;
-    ulong lo = 0, hi = T; /* the table of index `from`: the last t with offsets[t B] <= from, or 0 */
-    while (lo < hi) {
-        const ulong mid = lo + (hi - lo) / 2;
-        if (read_value(b, mid * B, bags_size, bags_signed) <= (long)from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    ulong t = lo > 0 ? lo - 1 : 0;
+    ulong t = bag_of_index(b, bags_size, bags_signed, 0, T * B, from) / B; /* the table of index `from` */
     for (ulong i = from; i < to;) {
         ulong stop = to;
         if (t + 1 < T) {

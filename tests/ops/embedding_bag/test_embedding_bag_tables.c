@@ -175,13 +175,13 @@ START_TEST(bad_index_among_many_tables)
      * widest, another table has) */
     const int64_t at[] = {0, first_index[1] - 1, first_index[2] - 1, first_index[3], (first_index[4] + L) / 2};
     const int64_t value[] = {10, 10, 50, 30, 45};
+    const int table_of[] = {0, 0, 1, 3, 4};
     for (size_t k = 0; k < COUNT(at); ++k) {
         const int64_t saved = indices[at[k]];
         indices[at[k]] = value[k];
         char fragment[96], name[48];
-        const int table = k == 0 || k == 1 ? 0 : (int)k - 1 + (k >= 3);
         snprintf(fragment, sizeof fragment, "indices[%lld] = %lld is outside [0, %lld) (tables[%d].rows;",
-                 (long long)at[k], (long long)value[k], (long long)rows[table], table);
+                 (long long)at[k], (long long)value[k], (long long)rows[table_of[k]], table_of[k]);
         snprintf(name, sizeof name, "bad index %zu", k);
         tables_check_all_paths(&c, NULL, CLG_ERR_INDEX_OUT_OF_RANGE, fragment, name);
         indices[at[k]] = saved;
