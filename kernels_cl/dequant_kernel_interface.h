@@ -3,9 +3,10 @@
  * sizes and the encodings, then each mapping's own parameters. DEQUANT_KERNEL_SETUP declares the
  * buffers at their offsets and `q`, the dequant_params, in a kernel with these parameters.
  *
- * Build options: SPEC 1 with SPEC_BITS, SPEC_SIGNED, SPEC_SCALES, SPEC_ZP, SPEC_PLACEMENT, SPEC_GGML,
- * SPEC_FAST makes the encodings build-time constants (the host sets it for the fast form, whose inner
- * loops then carry no branch on them; the arguments carry the same values). SPEC_GGML is 1 for
+ * Build options: SPEC 1 with SPEC_BITS, SPEC_SIGNED, SPEC_PLACEMENT, SPEC_GGML, SPEC_FAST makes those
+ * encodings build-time constants (the host sets it for the fast form, whose inner loops then carry no
+ * branch on them; the arguments carry the same values). The scale type and the zero points'
+ * arrangement, read once a block, are always arguments: one program for all of them. SPEC_GGML is 1 for
  * every ggml format, the format itself an argument (dequant_ggml.h); GGML_SUPER 1 builds the 256-value
  * super-blocks' program instead (dequant_ggml_k.h). */
 #ifndef CLG_DEQUANT_KERNEL_INTERFACE_H
@@ -46,8 +47,8 @@
                               A,                                               \
                               DEQUANT_ENCODING(SPEC_BITS, value_bits),         \
                               DEQUANT_ENCODING(SPEC_SIGNED, value_signed),     \
-                              DEQUANT_ENCODING(SPEC_SCALES, scale_kind),       \
-                              DEQUANT_ENCODING(SPEC_ZP, zp_mode),              \
+                              scale_kind,                                      \
+                              zp_mode,                                         \
                               zp_constant,                                     \
                               DEQUANT_ENCODING(SPEC_PLACEMENT, placement),     \
                               ggml,                                            \

@@ -125,8 +125,11 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
                       s->lookups == CLG_LOOKUPS_SSSE3  ? 1
                       : s->lookups == CLG_LOOKUPS_AVX2 ? 2
                                                        : 0);
-    /* The fast form's encodings are build-time constants: its inner loops then carry no branch on
-     * them (the general form keeps them as arguments, one build for every encoding). The ggml format
+    /* The fast form's value encodings (bits, signedness, where scales lie) are build-time constants:
+     * its inner loops then carry no branch on them (the general form keeps them as arguments, one
+     * build for every encoding). The scale type and the zero points' arrangement stay arguments: they
+     * are read once a block, so a program serves every one of them (fifteen fewer builds a value
+     * encoding, output and index type; no change measured in the benchmark). The ggml format
      * stays an argument, and the value encodings its blocks do not read are left 0: one program for
      * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
@@ -135,10 +138,9 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
                       s->k_groups_only && clg_ggml_is_super(p->ggml) ? " -DGGML_K_WHOLE_BLOCKS=0" : "");
     if (s->fast && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n,
-                 " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_SCALES=%d -DSPEC_ZP=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d"
-                 " -DSPEC_FAST=1",
+                 " -DSPEC_BITS=%d -DSPEC_SIGNED=%d -DSPEC_PLACEMENT=%d -DSPEC_GGML=%d -DSPEC_FAST=1",
                  ggml ? 0 : p->value_bits, !ggml && (p->value_type == CLG_QUANT_I4 || p->value_type == CLG_QUANT_I8),
-                 float_kind(p->scale_type), (int)p->zp_mode, (int)p->placement, ggml);
+                 (int)p->placement, ggml);
 }
 
 cl_int clg_gather_quantized_set_args(cl_kernel k, const clg_gather_quantized_plan *p, int offsets64, int fast,
