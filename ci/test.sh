@@ -44,6 +44,8 @@ run_suite() { # build-dir, extra cmake args...
   cmake -S "$CLGATHER_ROOT" -B "$build" -DCLGATHER_WERROR=ON -DCLGATHER_TEST_CACHE_DIR="$caches" "$@" >/dev/null
   cmake --build "$build" -j "$JOBS"
   (cd "$build" && ctest --output-on-failure -j "$JOBS" ${SUITE_EXCLUDE:+-E "$SUITE_EXCLUDE"})
+  echo "kernel programs each suite built (its own context; PoCL compiles each again for every local size):"
+  awk -f "$CLGATHER_ROOT/ci/program_builds.awk" "$build/Testing/Temporary/LastTest.log"
 }
 
 part "release build and tests (default device)"

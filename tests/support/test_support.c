@@ -1,4 +1,5 @@
 #include "test_support.h"
+#include "testing/testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,12 +121,33 @@ int support_scaled(int count)
     return scaled > 0 ? scaled : 1;
 }
 
+/* The programs the suite's OpenCL context built, one line that ci/test.sh gathers into a table of every
+ * suite's builds (most of a cold run's time on a CPU device); more than CLGATHER_TEST_MAX_BUILDS of them
+ * (tests/CMakeLists.txt sets it where a suite's builds do not grow with CLGATHER_TEST_SCALE) fail the
+ * suite, so that a change that multiplies the programs a layout needs is seen. Returns 1 on failure. */
+static int report_builds(void)
+{
+    if (!cl_ctx) return 0;
+    size_t source = 0, disk = 0, blob = 0;
+    clg_testing_program_origins(cl_ctx, &source, &disk, &blob);
+    const size_t built = source + disk + blob;
+    printf("kernel programs built: %zu (%zu from source, %zu from the disk cache, %zu from binaries)\n", built, source,
+           disk, blob);
+    const char *limit = getenv("CLGATHER_TEST_MAX_BUILDS");
+    if (limit && *limit && built > (size_t)strtoull(limit, NULL, 10)) {
+        fprintf(stderr, "the suite built %zu kernel programs, over CLGATHER_TEST_MAX_BUILDS=%s\n", built, limit);
+        return 1;
+    }
+    return 0;
+}
+
 int support_run_suite(Suite *suite)
 {
     SRunner *runner = srunner_create(suite);
     srunner_set_fork_status(runner, CK_NOFORK);
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
+    failed += report_builds();
     if (srunner_ntests_run(runner) == 0) { /* CK_RUN_CASE or CK_RUN_SUITE named nothing here */
         fprintf(stderr, "no test ran (CK_RUN_SUITE '%s', CK_RUN_CASE '%s')\n",
                 getenv("CK_RUN_SUITE") ? getenv("CK_RUN_SUITE") : "",
