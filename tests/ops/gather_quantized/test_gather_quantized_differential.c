@@ -411,9 +411,17 @@ static int skipped_for_lookups(int lookups_only, int value_bits, clg_dtype out)
     return lookups_only && (value_bits != 4 || out == CLG_F32 || held_back_skips(served++));
 }
 
+/* On the adjacent mapping, the whole blocks of the ONNX Runtime sweeps' rows: 768 values' worth at
+ * every block size, so that the rows' pieces (98 to 128 of the default 8 values) take one work-group
+ * shape (host/core/launch.c, clg_launch_rows_grid), and a program one compile on PoCL, which compiles
+ * a kernel again for every work-group shape. The narrow shapes stay with the OpenVINO and ggml rows of
+ * the sweep and the random cases. */
+static int64_t adjacent_row_blocks(int64_t block_size) { return 768 / block_size; }
+
 /* ONNX Runtime blocks: u4, i4, u8 with bits 4 and 8, every block size 16..256, scale and output type,
- * with and without zero points; rows of 3 blocks and a short one (odd for 4-bit values). */
-static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only)
+ * with and without zero points; rows of 3 whole blocks (adjacent_row_blocks on that mapping) and a short
+ * one of 7 values (6 for u8 with bits 4, two a byte). */
+static int sweep_ort(support_rng *rng, int number, int mapping, int adjacent, int lookups_only)
 {
     static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8, CLG_QUANT_U8};
     static const int bits[] = {4, 4, 4, 8};
@@ -434,7 +442,8 @@ static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only
                     d->bits = bits[t];
                     d->block_size = block_sizes[b];
                     const int u8 = types[t] == CLG_QUANT_U8, packed = u8 && bits[t] == 4;
-                    const int64_t values = 3 * d->block_size + (packed ? 6 : 7);
+                    const int64_t values =
+                        (adjacent ? adjacent_row_blocks(d->block_size) : 3) * d->block_size + (packed ? 6 : 7);
                     const int64_t shape[] = {5, packed ? values / 2 : values};
                     set_shape(&d->data, types[t], 2, shape);
                     d->quantize_axis = 1;
@@ -456,11 +465,12 @@ static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only
     return number;
 }
 
-/* ONNX Runtime u8 with bits 2: every block size, rows of 2 or 3 blocks and a short one of 8 values,
- * with and without zero points (four a byte: 3 or 4 a row, the row's byte padded or not). Scales,
+/* ONNX Runtime u8 with bits 2: every block size, rows of 2 or 3 whole blocks (adjacent_row_blocks on
+ * that mapping) and a short one of 8 values, with and without zero points (four a byte: 3 or 4 a row on
+ * the runs mapping, the row's byte padded or not; 49, 25, 13, 7 and 4 on the adjacent one). Scales,
  * output type, index type and the call vary with the zero points and the mapping, not case by case:
- * the fast form builds a program for each combination (two a mapping here), and 2-bit values share
- * every scale, output and offset path with the others. */
+ * the fast form builds a program for each output and index type (two a mapping here), and 2-bit values
+ * share every scale, output and offset path with the others. mapping: 0 runs, 1 adjacent. */
 static int sweep_ort_two_bits(support_rng *rng, int number, int mapping)
 {
     static const int64_t block_sizes[] = {16, 32, 64, 128, 256};
@@ -474,7 +484,8 @@ static int sweep_ort_two_bits(support_rng *rng, int number, int mapping)
             d->layout = CLG_QUANT_ORT_BLOCK;
             d->bits = 2;
             d->block_size = block_sizes[b];
-            const int64_t values = (2 + b % 2) * d->block_size + 8;
+            const int64_t blocks = mapping == 1 ? adjacent_row_blocks(d->block_size) : 2 + b % 2;
+            const int64_t values = blocks * d->block_size + 8;
             const int64_t shape[] = {5, values / 4};
             set_shape(&d->data, CLG_QUANT_U8, 2, shape);
             d->quantize_axis = 1;
@@ -573,7 +584,7 @@ static void run_sweep(int m, const char *lookups)
     const int salt = m + 1;
     support_rng rng = {seed ^ (0x5EEDull + (uint64_t)salt)};
     const int lookups_only = strcmp(lookups, "target") != 0;
-    int number = sweep_ort(&rng, 0, salt, lookups_only);
+    int number = sweep_ort(&rng, 0, salt, m == 1, lookups_only);
     if (!lookups_only) number = sweep_ort_two_bits(&rng, number, m); /* no nibbles: no lookups */
     sweep_ov_ggml(&rng, number, salt, lookups_only);
     support_use_tuning(NULL);
