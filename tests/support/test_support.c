@@ -133,8 +133,16 @@ static int report_builds(void)
     const size_t built = source + disk + blob;
     printf("kernel programs built: %zu (%zu from source, %zu from the disk cache, %zu from binaries)\n", built, source,
            disk, blob);
+    fflush(stdout);
     const char *limit = getenv("CLGATHER_TEST_MAX_BUILDS");
-    if (limit && *limit && built > (size_t)strtoull(limit, NULL, 10)) {
+    if (!limit || !*limit) return 0;
+    char *end = NULL;
+    const unsigned long long most = strtoull(limit, &end, 10);
+    if (*end != '\0') {
+        fprintf(stderr, "CLGATHER_TEST_MAX_BUILDS=%s is not a number\n", limit);
+        return 1;
+    }
+    if (built > most) {
         fprintf(stderr, "the suite built %zu kernel programs, over CLGATHER_TEST_MAX_BUILDS=%s\n", built, limit);
         return 1;
     }

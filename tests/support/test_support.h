@@ -39,7 +39,8 @@ int support_compiler_defines(const char *macro);
  * fewer cases under sanitizers and simulators. */
 int support_scaled(int count);
 
-/* Run a suite without forking; returns the process exit status. */
+/* Run a suite without forking; returns the process exit status. Prints the kernel programs the suite's
+ * context built, and fails the suite where they are more than CLGATHER_TEST_MAX_BUILDS. */
 int support_run_suite(Suite *suite);
 
 /* Run the tests of a suite (one test case, each test given timeout seconds) without forking; returns
