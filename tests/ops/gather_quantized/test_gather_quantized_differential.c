@@ -420,8 +420,8 @@ static int64_t adjacent_row_blocks(int64_t block_size) { return 768 / block_size
 
 /* ONNX Runtime blocks: u4, i4, u8 with bits 4 and 8, every block size 16..256, scale and output type,
  * with and without zero points; rows of 3 whole blocks (adjacent_row_blocks on that mapping) and a short
- * one of 7 values (6 for u8 with bits 4, two a byte). */
-static int sweep_ort(support_rng *rng, int number, int mapping, int adjacent, int lookups_only)
+ * one of 7 values (6 for u8 with bits 4, two a byte). mapping: 0 runs, 1 adjacent. */
+static int sweep_ort(support_rng *rng, int number, int mapping, int lookups_only)
 {
     static const clg_quant_type types[] = {CLG_QUANT_U4, CLG_QUANT_I4, CLG_QUANT_U8, CLG_QUANT_U8};
     static const int bits[] = {4, 4, 4, 8};
@@ -430,7 +430,7 @@ static int sweep_ort(support_rng *rng, int number, int mapping, int adjacent, in
         for (int b = 0; b < 5; ++b)
             for (int sc = 0; sc < 3; ++sc)
                 for (int zp = 0; zp < 2; ++zp) {
-                    const clg_dtype out = float_types[(number + mapping) % 3];
+                    const clg_dtype out = float_types[(number + mapping + 1) % 3];
                     if (skipped_for_lookups(lookups_only, bits[t], out)) {
                         ++number;
                         continue;
@@ -443,7 +443,7 @@ static int sweep_ort(support_rng *rng, int number, int mapping, int adjacent, in
                     d->block_size = block_sizes[b];
                     const int u8 = types[t] == CLG_QUANT_U8, packed = u8 && bits[t] == 4;
                     const int64_t values =
-                        (adjacent ? adjacent_row_blocks(d->block_size) : 3) * d->block_size + (packed ? 6 : 7);
+                        (mapping == 1 ? adjacent_row_blocks(d->block_size) : 3) * d->block_size + (packed ? 6 : 7);
                     const int64_t shape[] = {5, packed ? values / 2 : values};
                     set_shape(&d->data, types[t], 2, shape);
                     d->quantize_axis = 1;
@@ -584,7 +584,7 @@ static void run_sweep(int m, const char *lookups)
     const int salt = m + 1;
     support_rng rng = {seed ^ (0x5EEDull + (uint64_t)salt)};
     const int lookups_only = strcmp(lookups, "target") != 0;
-    int number = sweep_ort(&rng, 0, salt, m == 1, lookups_only);
+    int number = sweep_ort(&rng, 0, m, lookups_only);
     if (!lookups_only) number = sweep_ort_two_bits(&rng, number, m); /* no nibbles: no lookups */
     sweep_ov_ggml(&rng, number, salt, lookups_only);
     support_use_tuning(NULL);
