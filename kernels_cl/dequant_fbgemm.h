@@ -109,7 +109,8 @@ HOT_INLINE void dequant_fbgemm_run(int format, offset_t D, offset_t first, offse
 
 /* The walk's block interface (dequant_piece.h): a block is a row of D = bs values. */
 #define GGML_UNIT_VALUES(q)                       ((q)->bs)
-#define GGML_UNIT_BYTES(q)                        fbgemm_row_bytes((q)->ggml, (q)->bs)
+#define GGML_FORMAT_UNIT_BYTES(q, format)         fbgemm_row_bytes(format, (q)->bs)
+#define GGML_UNIT_BYTES(q)                        GGML_FORMAT_UNIT_BYTES(q, (q)->ggml)
 #define GGML_UNIT_PIECE(q, block, out, k0, count) dequant_fbgemm_piece((q)->ggml, block, (q)->bs, out, k0, count)
 #define GGML_UNIT_RUN(q, first, count, data, out) dequant_fbgemm_run((q)->ggml, (q)->bs, first, count, data, out)
 

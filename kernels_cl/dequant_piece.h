@@ -22,7 +22,8 @@
 /* A block of the walk (dequant_units.h): its values and bytes, a piece of it, a run of blocks. FBGEMM's
  * rows, whose size is the table's, define the same from dequant_params (dequant_fbgemm.h). */
 #define GGML_UNIT_VALUES(q)                       GGML_BLOCK_VALUES
-#define GGML_UNIT_BYTES(q)                        ggml_block_bytes((q)->ggml)
+#define GGML_FORMAT_UNIT_BYTES(q, format)         ggml_block_bytes(format)
+#define GGML_UNIT_BYTES(q)                        GGML_FORMAT_UNIT_BYTES(q, (q)->ggml)
 #define GGML_UNIT_PIECE(q, block, out, k0, count) dequant_ggml_piece((q)->ggml, block, out, k0, count)
 #define GGML_UNIT_RUN(q, first, count, data, out) dequant_ggml_run((q)->ggml, first, count, data, out)
 #endif

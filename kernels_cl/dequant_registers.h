@@ -39,6 +39,35 @@ typedef struct unit_registers {
 #define REGISTER_FORMAT_SECOND GGML_Q4_0
 #endif
 
+/* The fields of the block or row at `at` (format a block format: ggml's, FBGEMM's) into *r; 1 where
+ * unit_values8 gives its values, 0 where the caller must take dequant_unit_piece. */
+HOT_INLINE int block_registers_at(const dequant_params *q, const int format, __global const uchar *at,
+                                  unit_registers *r)
+{
+    r->at = at;
+    uint scale, offset;
+#if GGML_FBGEMM
+    fbgemm_fields(format, at, q->bs, &scale, &offset);
+    const int plain = scale_is_plain(scale) && (offset & 0x7F800000u) != 0x7F800000u;
+#elif GGML_SUPER
+    (void)q;
+    const uint d_at = ggml_k_d_at(format);
+    scale = ggml_k_f16_at(at + d_at);
+    offset = ggml_k_has_min(format) ? ggml_k_f16_at(at + d_at + 2u) : 0u;
+    const int plain = (scale & 0x7F800000u) != 0x7F800000u && (offset & 0x7F800000u) != 0x7F800000u;
+    if (format == GGML_Q4_K && plain)
+        q4_k_scales_mins(at, as_float(scale), as_float(offset), &r->sub_scales, &r->sub_mins);
+#else
+    (void)q;
+    scale = ggml_f16_at(at);
+    offset = ggml_has_min(format) ? ggml_f16_at(at + 2) : 0u;
+    const int plain = ggml_fields_plain(format, scale, offset);
+#endif
+    r->scale = as_float(scale);
+    r->offset = as_float(offset);
+    return plain;
+}
+
 /* Unit u = (p, b) of slab sl into *r; 1 where unit_values8 gives its values, 0 where the caller must
  * take dequant_unit_piece. `format` is q->ggml (0 for the layouts that are not ggml's), a constant
  * where the caller knows it. */
@@ -46,28 +75,8 @@ HOT_INLINE int unit_registers_of(const dequant_params *q, const int format, cons
                                  __global const uchar *scales, __global const uchar *zp, offset_t u, offset_t p,
                                  offset_t b, unit_registers *r)
 {
-    if (format != 0) { /* ggml's blocks, FBGEMM's rows */
-        r->at = data + (sl->first_value + u) * GGML_UNIT_BYTES(q);
-        uint scale, offset;
-#if GGML_FBGEMM
-        fbgemm_fields(format, r->at, q->bs, &scale, &offset);
-        const int plain = scale_is_plain(scale) && (offset & 0x7F800000u) != 0x7F800000u;
-#elif GGML_SUPER
-        const uint d_at = ggml_k_d_at(format);
-        scale = ggml_k_f16_at(r->at + d_at);
-        offset = ggml_k_has_min(format) ? ggml_k_f16_at(r->at + d_at + 2u) : 0u;
-        const int plain = (scale & 0x7F800000u) != 0x7F800000u && (offset & 0x7F800000u) != 0x7F800000u;
-        if (format == GGML_Q4_K && plain)
-            q4_k_scales_mins(r->at, as_float(scale), as_float(offset), &r->sub_scales, &r->sub_mins);
-#else
-        scale = ggml_f16_at(r->at);
-        offset = ggml_has_min(format) ? ggml_f16_at(r->at + 2) : 0u;
-        const int plain = ggml_fields_plain(format, scale, offset);
-#endif
-        r->scale = as_float(scale);
-        r->offset = as_float(offset);
-        return plain;
-    }
+    if (format != 0) /* ggml's blocks, FBGEMM's rows */
+        return block_registers_at(q, format, data + (sl->first_value + u) * GGML_FORMAT_UNIT_BYTES(q, format), r);
 #if GGML_FBGEMM || GGML_SUPER
     return 0; /* these programs read only their blocks */
 #else

@@ -157,34 +157,56 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
 
 /* The same for a plain sum (or mean) of a piece of whole groups in a format known at compile time, all
  * in registers: no branch on the format or the mode, and no copy of the unit code; the accumulators are
- * a local array addressed only by constants once the loops unroll, so that they stay in registers.
- * `first`: the row's first piece, which prefetches ahead. Returns 0 at the first row whose fields need
- * the unit code (the caller starts over with combine_rows), else 1 with the entries counted in *n. */
+ * a local array addressed only by constants once the loops unroll, so that they stay in registers. A
+ * block format's row addresses come from a stride worked out once (the unit code's slab_at and unit
+ * walk, for a table of whole rows of U blocks), and the count is kept in a local, so that nothing is
+ * reloaded for each row. `first`: the row's first piece, which prefetches ahead. Returns 0 at the
+ * first row whose fields need the unit code (the caller starts over with combine_rows), else 1 with
+ * the entries counted in *n. */
 HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const int index_size,
                                          const int whole, const bag_inputs *in, __global const uchar *data,
                                          __global const uchar *scales, __global const uchar *zp, const piece *pc,
                                          ulong start, ulong end, int first, float8 *acc, ulong *n)
 {
     const offset_t groups = whole ? QBAG_GROUPS : pc->count / 8;
+    const offset_t k0 = pc->k0;
+    const ulong unit_bytes = format != 0 ? GGML_FORMAT_UNIT_BYTES(q, format) : 0;
+    const ulong row_bytes = (ulong)q->U * unit_bytes; /* a block format's table row: U blocks */
+    __global const uchar *unit_base = data + (ulong)pc->u * unit_bytes;
     float8 a[QBAG_GROUPS];
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g) a[g] = (float8)(0.0f);
-    *n = 0;
+    ulong counted = 0;
     for (ulong i = start; i < end; ++i) {
-        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, index_size);
+#if HINT_PREFETCH
+        if (BAG_PREFETCH_ROWS && first && in->L - i > BAG_PREFETCH_ROWS) {
+            const long ahead = bag_row_sized(in, i + BAG_PREFETCH_ROWS, index_size);
+            if (ahead >= 0 && format != 0) {
+                prefetch_range(data, (ulong)ahead * row_bytes, row_bytes);
+            } else if (ahead >= 0) {
+                const slab sl = slab_at(q, 0, (offset_t)ahead);
+                prefetch_slab(q, data, scales, zp, &sl);
+            }
+        }
+#endif
         const long row = bag_row_sized(in, i, index_size);
         if (row < 0) continue;
-        ++*n;
-        const slab sl = slab_at(q, 0, (offset_t)row);
+        ++counted;
         unit_registers r;
-        if (!unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) return 0;
+        if (format != 0) {
+            if (!block_registers_at(q, format, unit_base + (ulong)row * row_bytes, &r)) return 0;
+        } else {
+            const slab sl = slab_at(q, 0, (offset_t)row);
+            if (!unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) return 0;
+        }
 #pragma unroll
         for (int g = 0; g < QBAG_GROUPS; ++g)
-            if (g < groups) a[g] += unit_values8(q, format, &r, pc->k0 + 8 * g);
+            if (g < groups) a[g] += unit_values8(q, format, &r, k0 + 8 * g);
     }
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g)
         if (g < groups) acc[g] = a[g];
+    *n = counted;
     return 1;
 }
 
