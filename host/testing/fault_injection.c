@@ -24,7 +24,9 @@
 #include <stdatomic.h>
 
 static atomic_int armed_mask;
-static atomic_long armed_at, points, fired;
+static atomic_long armed_at, points, fired, fired_on_binary;
+/* The last program made from a binary: a fault in its build is a fault in loading a cached binary. */
+static _Atomic(cl_program) binary_program;
 static atomic_long live_buffers, live_events, host_waits;
 
 void clg_fault_arm(int mask, long k)
@@ -33,6 +35,7 @@ void clg_fault_arm(int mask, long k)
     atomic_store(&armed_at, k);
     atomic_store(&points, 0);
     atomic_store(&fired, 0);
+    atomic_store(&fired_on_binary, 0);
     atomic_store(&host_waits, 0);
 }
 
@@ -59,6 +62,7 @@ cl_int clg_fault_clWaitForEvents(cl_uint n, const cl_event *events)
 
 long clg_fault_points(void) { return atomic_load(&points); }
 int clg_fault_fired(void) { return atomic_load(&fired) != 0; }
+int clg_fault_fired_on_binary(void) { return atomic_load(&fired_on_binary) != 0; }
 long clg_fault_live_buffers(void) { return atomic_load(&live_buffers); }
 long clg_fault_live_events(void) { return atomic_load(&live_events); }
 
@@ -153,16 +157,22 @@ cl_program clg_fault_clCreateProgramWithBinary(cl_context c, cl_uint n, const cl
                                                const unsigned char **b, cl_int *status, cl_int *err)
 {
     if (fail_here(CLG_FAULT_BUILD)) {
+        atomic_store(&fired_on_binary, 1);
         if (err) *err = CL_INVALID_BINARY;
         return NULL;
     }
-    return clCreateProgramWithBinary(c, n, d, l, b, status, err);
+    cl_program p = clCreateProgramWithBinary(c, n, d, l, b, status, err);
+    atomic_store(&binary_program, p);
+    return p;
 }
 
 cl_int clg_fault_clBuildProgram(cl_program p, cl_uint n, const cl_device_id *d, const char *o,
                                 void(CL_CALLBACK *notify)(cl_program, void *), void *user)
 {
-    if (fail_here(CLG_FAULT_BUILD)) return CL_BUILD_PROGRAM_FAILURE;
+    if (fail_here(CLG_FAULT_BUILD)) {
+        if (p && p == atomic_load(&binary_program)) atomic_store(&fired_on_binary, 1);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
     return clBuildProgram(p, n, d, o, notify, user);
 }
 

@@ -25,6 +25,9 @@ void clg_fault_arm(int mask, long k);
 long clg_fault_points(void);
 /* Whether the armed fault has fired. */
 int clg_fault_fired(void);
+/* Whether it fired in loading a program from a binary (clCreateProgramWithBinary, or the build of the
+ * program it made): a fault the library may recover from by building the program from source. */
+int clg_fault_fired_on_binary(void);
 /* Buffers and events the library created and has not released (events handed to the caller as
  * out-events count until the caller releases them with clg_fault_release_event). */
 long clg_fault_live_buffers(void);
