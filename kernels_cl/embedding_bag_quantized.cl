@@ -109,18 +109,25 @@ HOT_INLINE void combine_row_piece(const dequant_params *q, const bag_inputs *in,
 }
 
 /* Prefetch the packed row of index i (if it counts), as embedding_bag.cl's prefetch_row does a float
- * row. */
+ * row. format: a block format the caller knows at compile time, whose table rows (U blocks) are
+ * block_row_bytes each, worked out once: the same bytes prefetch_slab asks for, without its walk; 0
+ * (any layout) takes the walk. */
 HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
                                        __global const uchar *scales, __global const uchar *zp, ulong i,
-                                       const int index_size)
+                                       const int index_size, const int format, ulong block_row_bytes)
 {
 #if HINT_PREFETCH
     const long row = bag_row_sized(in, i, index_size);
     if (row < 0) return;
+    if (format != 0) {
+        prefetch_range(data, (ulong)row * block_row_bytes, block_row_bytes);
+        return;
+    }
     const slab sl = slab_at(q, 0, (offset_t)row);
     prefetch_slab(q, data, scales, zp, &sl);
 #else
-    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size;
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size, (void)format;
+    (void)block_row_bytes;
 #endif
 }
 
@@ -129,13 +136,14 @@ HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs
  * the next work-item's run follows on the same thread. */
 HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
                                          __global const uchar *scales, __global const uchar *zp, ulong i,
-                                         const int index_size)
+                                         const int index_size, const int format, ulong block_row_bytes)
 {
 #if HINT_PREFETCH
     if (BAG_PREFETCH_ROWS && in->L - i > BAG_PREFETCH_ROWS)
-        prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS, index_size);
+        prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS, index_size, format, block_row_bytes);
 #else
-    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size;
+    (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size, (void)format;
+    (void)block_row_bytes;
 #endif
 }
 
@@ -146,7 +154,7 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
 {
     ulong n = 0;
     for (ulong i = start; i < end; ++i) {
-        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, 0);
+        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, 0, 0, 0);
         const long row = bag_row(in, i);
         if (row < 0) continue;
         ++n;
@@ -178,17 +186,7 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
     for (int g = 0; g < QBAG_GROUPS; ++g) a[g] = (float8)(0.0f);
     ulong counted = 0;
     for (ulong i = start; i < end; ++i) {
-#if HINT_PREFETCH
-        if (BAG_PREFETCH_ROWS && first && in->L - i > BAG_PREFETCH_ROWS) {
-            const long ahead = bag_row_sized(in, i + BAG_PREFETCH_ROWS, index_size);
-            if (ahead >= 0 && format != 0) {
-                prefetch_range(data, (ulong)ahead * row_bytes, row_bytes);
-            } else if (ahead >= 0) {
-                const slab sl = slab_at(q, 0, (offset_t)ahead);
-                prefetch_slab(q, data, scales, zp, &sl);
-            }
-        }
-#endif
+        if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, index_size, format, row_bytes);
         const long row = bag_row_sized(in, i, index_size);
         if (row < 0) continue;
         ++counted;
@@ -318,7 +316,7 @@ HOT_INLINE void prefetch_bag_rows(const dequant_params *q, const bag_inputs *in,
     ulong start, end;
     bag_range(in, bag, &start, &end);
     end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
-    for (ulong i = start; i < end; ++i) prefetch_quantized_row(q, in, data, scales, zp, i, 0);
+    for (ulong i = start; i < end; ++i) prefetch_quantized_row(q, in, data, scales, zp, i, 0, 0, 0);
 #else
     (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)bag;
 #endif
