@@ -25,7 +25,8 @@
 
 static atomic_int armed_mask;
 static atomic_long armed_at, points, fired, fired_on_binary;
-/* The last program made from a binary: a fault in its build is a fault in loading a cached binary. */
+/* A program made from a binary and not yet built: a fault in its build is a fault in loading a cached
+ * binary. Cleared by that build, so that a later program at the same address is not taken for it. */
 static _Atomic(cl_program) binary_program;
 static atomic_long live_buffers, live_events, host_waits;
 
@@ -36,6 +37,7 @@ void clg_fault_arm(int mask, long k)
     atomic_store(&points, 0);
     atomic_store(&fired, 0);
     atomic_store(&fired_on_binary, 0);
+    atomic_store(&binary_program, NULL);
     atomic_store(&host_waits, 0);
 }
 
@@ -169,8 +171,10 @@ cl_program clg_fault_clCreateProgramWithBinary(cl_context c, cl_uint n, const cl
 cl_int clg_fault_clBuildProgram(cl_program p, cl_uint n, const cl_device_id *d, const char *o,
                                 void(CL_CALLBACK *notify)(cl_program, void *), void *user)
 {
+    cl_program made_from_binary = p;
+    const int of_binary = p && atomic_compare_exchange_strong(&binary_program, &made_from_binary, NULL);
     if (fail_here(CLG_FAULT_BUILD)) {
-        if (p && p == atomic_load(&binary_program)) atomic_store(&fired_on_binary, 1);
+        if (of_binary) atomic_store(&fired_on_binary, 1);
         return CL_BUILD_PROGRAM_FAILURE;
     }
     return clBuildProgram(p, n, d, o, notify, user);
