@@ -128,10 +128,10 @@ static void build_options(const clg_gather_quantized_plan *p, const specializati
     /* The fast form's value encodings (bits, signedness, where scales lie) are build-time constants:
      * its inner loops then carry no branch on them (the general form keeps them as arguments, one
      * build for every encoding). The scale type and the zero points' arrangement stay arguments: they
-     * are read once a block, so one program serves every one of them, where each pair was a build
-     * (no change beyond the noise in the benchmark's ONNX Runtime cases on PoCL). The ggml format
-     * stays an argument, and the value encodings its blocks do not read are left 0: one program for
-     * the family, the size of one format's (kernels_cl/dequant_ggml.h). */
+     * are read once a block, so one program serves every one of them (bench/RESULTS.md, "kernel builds
+     * in CI", has the measurement). The ggml format stays an argument, and the value encodings its
+     * blocks do not read are left 0: one program for the family, the size of one format's
+     * (kernels_cl/dequant_ggml.h). */
     const int ggml = p->ggml != CLG_GGML_NONE;
     if (n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "%s%s", clg_gather_quantized_family_option(p),
