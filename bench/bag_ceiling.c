@@ -19,6 +19,9 @@
 #include "splitmix.h"
 
 #include <stdint.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,15 +82,35 @@ static void prefetch_row(size_t i)
     for (size_t b = 0; b < job.row_bytes; b += 64) __builtin_prefetch(row + b);
 }
 
-/* Eight f32 lanes (GCC's vector extension): a bag's accumulators are MAX_WIDTH / 8 of them, addressed
- * only by constants once the loops unroll, so that they stay in vector registers as clgather's kernels
- * keep theirs. */
+/* Eight f32 lanes (GCC's vector extension): a bag's accumulators are at most PASS_GROUPS of them,
+ * addressed only by constants once the loops unroll, so that they stay in vector registers as clgather's
+ * kernels keep theirs. */
 typedef float lanes8 __attribute__((vector_size(32)));
 typedef unsigned char bytes8 __attribute__((vector_size(8)));
 #define GROUPS (MAX_WIDTH / 8)
 
-/* Row of index i added to acc's first `groups` vectors: f32 values, or FBGEMM's q * scale + bias. */
-static inline __attribute__((always_inline)) void add_row(lanes8 *acc, size_t i, const size_t groups)
+/* The row's values a bag's pass reduces: 16 groups of f32 (16 accumulators in AVX2's 16 registers), 8
+ * of the 8-bit rows (whose pass also holds the row's scale and bias; clgather's quantized kernel reads
+ * 64 values a piece for the same reason). */
+#define PASS_GROUPS_F32  16
+#define PASS_GROUPS_8BIT 8
+
+/* Eight u8 values as f32 lanes: AVX2's widening load and conversion where the compiler targets it (GCC
+ * 12 converts a u8 vector to f32 one lane at a time), else the vector extension. */
+static inline __attribute__((always_inline)) lanes8 bytes_to_lanes(const unsigned char *at)
+{
+#if defined(__AVX2__)
+    return (lanes8)_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)at)));
+#else
+    bytes8 q;
+    memcpy(&q, at, 8);
+    return __builtin_convertvector(q, lanes8);
+#endif
+}
+
+/* Groups g0 .. g0 + groups - 1 of the row of index i added to acc[0 .. groups): f32 values, or FBGEMM's
+ * q * scale + bias. */
+static inline __attribute__((always_inline)) void add_row(lanes8 *acc, size_t i, const size_t g0, const size_t groups)
 {
     const unsigned char *row = row_of(i);
     if (job.shape->fbgemm_8bit) {
@@ -97,41 +120,40 @@ static inline __attribute__((always_inline)) void add_row(lanes8 *acc, size_t i,
         const lanes8 s = {scale, scale, scale, scale, scale, scale, scale, scale};
         const lanes8 o = {bias, bias, bias, bias, bias, bias, bias, bias};
 #pragma GCC unroll 16
-        for (size_t g = 0; g < GROUPS; ++g)
-            if (g < groups) {
-                bytes8 q;
-                memcpy(&q, row + 8 * g, 8);
-                acc[g] += __builtin_convertvector(q, lanes8) * s + o;
-            }
+        for (size_t g = 0; g < PASS_GROUPS_8BIT; ++g)
+            if (g < groups) acc[g] += bytes_to_lanes(row + 8 * (g0 + g)) * s + o;
         return;
     }
 #pragma GCC unroll 16
-    for (size_t g = 0; g < GROUPS; ++g)
+    for (size_t g = 0; g < PASS_GROUPS_F32; ++g)
         if (g < groups) {
             lanes8 x;
-            memcpy(&x, row + 32 * g, 32);
+            memcpy(&x, row + 32 * (g0 + g), 32);
             acc[g] += x;
         }
 }
 
-/* Bags [begin, end) of a case whose rows hold groups * 8 values (a constant once inlined). */
+/* Bags [begin, end) of a case whose rows hold groups * 8 values, in passes of `pass` groups (both
+ * constants once inlined); the first pass over a bag prefetches ahead. */
 static inline __attribute__((always_inline)) void reduce_bags(size_t begin, size_t end, const variant *v,
-                                                              const size_t groups)
+                                                              const size_t groups, const size_t pass)
 {
     const shape *s = job.shape;
     const size_t K = s->per_bag, D = s->width;
     for (size_t k = begin; k < end; ++k) {
         if (v->bags_ahead && k + v->bags_ahead < end)
             for (size_t i = (k + v->bags_ahead) * K; i < (k + v->bags_ahead + 1) * K; ++i) prefetch_row(i);
-        lanes8 acc[GROUPS];
-#pragma GCC unroll 16
-        for (size_t g = 0; g < GROUPS; ++g) acc[g] = (lanes8){0};
-        for (size_t i = k * K; i < (k + 1) * K; ++i) {
-            if (v->rows_ahead && i + v->rows_ahead < end * K) prefetch_row(i + v->rows_ahead);
-            add_row(acc, i, groups);
-        }
         const size_t t = k / s->bags, b = k % s->bags;
-        memcpy(job.out + b * s->tables * D + t * D, acc, D * sizeof(float));
+        for (size_t g0 = 0; g0 < groups; g0 += pass) {
+            lanes8 acc[PASS_GROUPS_F32];
+#pragma GCC unroll 16
+            for (size_t g = 0; g < PASS_GROUPS_F32; ++g) acc[g] = (lanes8){0};
+            for (size_t i = k * K; i < (k + 1) * K; ++i) {
+                if (g0 == 0 && v->rows_ahead && i + v->rows_ahead < end * K) prefetch_row(i + v->rows_ahead);
+                add_row(acc, i, g0, pass);
+            }
+            memcpy(job.out + b * s->tables * D + t * D + 8 * g0, acc, 8 * pass * sizeof(float));
+        }
     }
 }
 
@@ -139,10 +161,12 @@ static void bags_part(unsigned part, unsigned parts, const variant *v)
 {
     const size_t all = job.shape->tables * job.shape->bags;
     const size_t begin = all * part / parts, end = all * (part + 1) / parts;
-    if (job.shape->width == 128)
-        reduce_bags(begin, end, v, 16);
+    if (job.shape->fbgemm_8bit)
+        reduce_bags(begin, end, v, 16, PASS_GROUPS_8BIT);
+    else if (job.shape->width == 128)
+        reduce_bags(begin, end, v, 16, PASS_GROUPS_F32);
     else
-        reduce_bags(begin, end, v, 8);
+        reduce_bags(begin, end, v, 8, 8);
 }
 
 static void run_part(unsigned part, unsigned parts, const void *variant_ptr)
@@ -164,12 +188,23 @@ static int case_option(int argc, char **argv, int i)
     return used;
 }
 
-/* The tables' bytes: any values do for the timing (no value is compared), but every page is touched. */
+/* The tables' bytes: any values do for the timing (no value is compared), but every page is touched, and
+ * every float is normal, as in clgather-bench's tables: a subnormal operand or product costs a microcode
+ * assist that would time the assist, not the memory. The 8-bit rows' scale and bias are clgather-bench's
+ * (cases.txt: 2^-(7 + (v & 3)) and (int8)(v >> 8) / 64). */
 static void fill_tables(size_t bytes)
 {
     for (size_t b = 0; b < bytes; b += 8) {
         const uint64_t v = splitmix_value(job.shape->seed + 1, b / 8) & 0x3F3F3F3F3F3F3F3FULL; /* finite floats */
         memcpy(job.tables + b, &v, bytes - b < 8 ? bytes - b : 8);
+    }
+    if (!job.shape->fbgemm_8bit) return;
+    for (size_t r = 0; r < bytes / job.row_bytes; ++r) {
+        const uint64_t v = splitmix_value(job.shape->seed + 2, r);
+        const float scale = 1.0f / (float)(1u << (7 + (v & 3))), bias = (float)(int8_t)(uint8_t)(v >> 8) / 64.0f;
+        unsigned char *fields = job.tables + r * job.row_bytes + job.shape->width;
+        memcpy(fields, &scale, 4);
+        memcpy(fields + 4, &bias, 4);
     }
 }
 
