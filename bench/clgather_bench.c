@@ -34,6 +34,7 @@
 #include "case_table.h"
 #include "clgather.h"
 #include "first_call.h"
+#include "page_facts.h"
 #include "run_timing.h"
 #include "testing/testing.h"
 
@@ -70,8 +71,10 @@ typedef struct case_result {
     uint64_t index_fnv;
     int64_t scale; /* the factor the case ran at */
     char timing[8];
-    const char *variant; /* the kernel variant the case's calls ran (host/core/variants.h) */
-    char note_text[160]; /* r->note's storage where the note is made here */
+    const char *variant;       /* the kernel variant the case's calls ran (host/core/variants.h) */
+    long long huge_page_bytes; /* the process's memory in transparent huge pages with the case's buffers
+                                * alive (page_facts.h), -1 unknown */
+    char note_text[160];       /* r->note's storage where the note is made here */
 } case_result;
 
 /* The family of kernel variant `name` ("" for none). */
@@ -405,6 +408,7 @@ static void run_case(bench_env *env, const case_spec *c, int repeat, int ref_rep
     else
         summarize_adjacent_copy(res, env, tf, reps);
     if (checked) res->unchecked_wall_median = median_of(tu, reps);
+    res->huge_page_bytes = page_facts_anon_huge_bytes();
     free(tk);
     free(tw);
     free(tf);
@@ -497,6 +501,12 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
     else
         fputs("null", f);
     fputs("}", f);
+    char thp[16], hugetlb[16];
+    fputs(",\n  \"pages\": {\"transparent_huge_pages\": ", f);
+    json_string(f, page_facts_thp_mode(thp, sizeof thp));
+    fputs(", \"glibc_malloc_hugetlb\": ", f);
+    json_string(f, page_facts_glibc_hugetlb(hugetlb, sizeof hugetlb));
+    fputs("}", f);
     fprintf(f, ",\n  \"repeat\": %d,\n  \"kernel_time\": \"%s\",\n  \"quant_block_size\": %lld,\n  \"copy_gbps\": ",
             repeat, profiling_unusable ? "wall" : "profiled", (long long)env->quant_block_size);
     json_number(f, env->copy_gbps);
@@ -563,6 +573,7 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
         json_number(f, r->wall_min);
         fputs(", \"cpu_ref_median_s\": ", f);
         json_number(f, r->ref_median);
+        if (r->huge_page_bytes >= 0) fprintf(f, ", \"huge_page_bytes\": %lld", r->huge_page_bytes);
         fprintf(f, ", \"repeats\": %d, \"verified\": %s, \"index_fnv1a\": \"%016" PRIx64 "\"}", r->repeats,
                 r->verified > 0   ? "true"
                 : r->verified < 0 ? "false"
@@ -787,6 +798,10 @@ int main(int argc, char **argv)
     else
         printf("scale:   auto (each case moves about %.0f MiB where its buffers fit)\n",
                (double)auto_scale_target(&env) / (double)MIB);
+    char thp[16], hugetlb[16];
+    printf("pages:   transparent huge pages %s; glibc.malloc.hugetlb %s (--json: the bytes in huge pages "
+           "during each case)\n",
+           page_facts_thp_mode(thp, sizeof thp), page_facts_glibc_hugetlb(hugetlb, sizeof hugetlb));
     fflush(stdout);
 
     measure_copy(&env, repeat);

@@ -37,7 +37,8 @@ static inline const char *page_facts_glibc_hugetlb(char *buf, size_t size)
     const char *tunables = getenv("GLIBC_TUNABLES");
     const char *key = "glibc.malloc.hugetlb=";
     for (const char *at = tunables; at && (at = strstr(at, key)) != NULL; at += strlen(key))
-        if (at == tunables || at[-1] == ':') snprintf(buf, size, "%.*s", (int)strcspn(at + strlen(key), ":"), at + strlen(key));
+        if (at == tunables || at[-1] == ':')
+            snprintf(buf, size, "%.*s", (int)strcspn(at + strlen(key), ":"), at + strlen(key));
     return buf;
 }
 
