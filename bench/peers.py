@@ -27,6 +27,14 @@ last-level cache (at least 64 MiB), as clgather-bench does.
 clgather's figure is clgather-bench's wall time (API call + wait). Outputs of all peers are checked
 against the first peer's, bit for bit (clgather-bench checks clgather's against its CPU reference).
 
+Page size: random rows of a large table cost a TLB miss each on 4 KiB pages and far less on 2 MiB
+ones, and numpy asks for transparent huge pages on its large arrays while a CPU OpenCL driver's buffers
+come from malloc. --pages gives every system the same pages (the script starts itself again with the
+environment that does it): huge (the default: GLIBC_TUNABLES glibc.malloc.hugetlb=1 for malloc, so PoCL's
+buffers too, THP_MEM_ALLOC_ENABLE=1 for torch's allocator, numpy's own madvise on) or small (4 KiB pages
+for all: hugetlb=0, numpy's madvise off). The table's first line says which, and how much of the peers'
+memory the kernel gave in huge pages; clgather-bench's --json says the same of its process.
+
 A shared machine's speed can drift within minutes, so clgather is timed next to its peers: each case
 runs through clgather-bench just before its peers and again just after, and clgather's figure is the
 mean of the two wall medians (linear drift cancels). --clgather-json instead takes every case from one
@@ -36,6 +44,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -124,6 +133,59 @@ def make_tree_inputs(case):
     parents = (sm_values(seed + 1, n) % np.uint64(W)).astype(np.int32).reshape(T, B, W)
     lens = (np.uint64(T // 2) + sm_values(seed + 2, B) % np.uint64(T // 2 + 1)).astype(np.int32)
     return steps, parents, lens, np.int32(0)
+
+
+PAGES_ENV = "CLGATHER_PEERS_PAGES"
+
+
+def glibc_tunables_with_hugetlb(tunables, value):
+    """GLIBC_TUNABLES with glibc.malloc.hugetlb set to value, every other tunable kept."""
+    kept = [t for t in (tunables or "").split(":") if t and not t.startswith("glibc.malloc.hugetlb=")]
+    return ":".join(kept + [f"glibc.malloc.hugetlb={value}"])
+
+
+def use_pages(mode):
+    """Start this script again, once, in the environment that gives every system in it (and the
+    clgather-bench it runs) `mode` pages; returns in that process."""
+    if os.environ.get(PAGES_ENV) == mode:
+        return
+    env = dict(os.environ)
+    env[PAGES_ENV] = mode
+    env["GLIBC_TUNABLES"] = glibc_tunables_with_hugetlb(env.get("GLIBC_TUNABLES"), 1 if mode == "huge" else 0)
+    if mode == "huge":
+        env["THP_MEM_ALLOC_ENABLE"] = "1"
+    else:
+        env.pop("THP_MEM_ALLOC_ENABLE", None)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
+
+
+def numpy_madvise(enabled):
+    """numpy's madvise(MADV_HUGEPAGE) on its large arrays, on or off (numpy 1 and 2 name it differently)."""
+    core = getattr(np, "_core", None) or getattr(np, "core")
+    core.multiarray._set_madvise_hugepage(enabled)
+
+
+def thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            found = re.search(r"\[(\w+)\]", f.read())
+    except OSError:
+        return "unknown"
+    return found.group(1) if found else "unknown"
+
+
+def anon_huge_bytes():
+    """This process's anonymous memory in transparent huge pages now; None where Linux does not say."""
+    try:
+        with open("/proc/self/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("AnonHugePages:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
 
 
 def flush_bytes():
@@ -816,6 +878,8 @@ def main():
     ap.add_argument("--case", action="append", help="repeatable; default: all")
     ap.add_argument("--system", action="append", choices=SYSTEMS, help="repeatable; default: all")
     ap.add_argument("--markdown", help="also write the table as Markdown to this file")
+    ap.add_argument("--pages", choices=("huge", "small"), default="huge",
+                    help="the page size every system gets (see above); default huge")
     args = ap.parse_args()
 
     table = {c.name: c for c in (case_table.load(args.cases) if args.cases else case_table.load())}
@@ -824,6 +888,8 @@ def main():
         return
     if np is None:
         sys.exit("peers.py: needs numpy (bench/setup_peers.sh makes a virtual environment with every peer)")
+    use_pages(args.pages)
+    numpy_madvise(args.pages == "huge")
     names = args.case or list(table)
     for n in names:
         if n not in table:
@@ -865,6 +931,7 @@ def main():
 
     flush = Flusher()
     rows = []
+    most_huge = 0
     for n in names:
         times, notes = {}, []
         if bracketed and n not in clg_cases:
@@ -895,6 +962,7 @@ def main():
                 times[s] = None
                 notes.append(f"{s}: {e.__class__.__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}")
             print(f"{n:18s} {s:12s} {times[s] * 1e3 if times[s] else float('nan'):10.3f} ms", file=sys.stderr)
+            most_huge = max(most_huge, anon_huge_bytes() or 0)
         clg_t = c.get("wall_median_s") if c and c.get("available", True) else None
         if bracketed and clg_t:
             after = {x["name"]: x for x in run_clgather(args.bench, [n], args.repeat, extra)["cases"]}.get(n)
@@ -913,6 +981,10 @@ def main():
                         if bracketed else f"wall medians from {args.clgather_json}"),
         "peers: " + ", ".join(f"{k} {v}" for k, v in versions.items()) +
         (f"; torch threads {torch_threads}" if torch_threads else "") + f"; median of {args.repeat} runs, wall time",
+        f"pages: {args.pages} for every system (transparent huge pages {thp_mode()}; GLIBC_TUNABLES "
+        f"{os.environ.get('GLIBC_TUNABLES')}); at most {most_huge >> 20} MiB of the peers' memory in huge pages"
+        + (f", of clgather-bench's {max(c.get('huge_page_bytes') or 0 for c in clg_cases.values()) >> 20} MiB"
+           if clg_cases else ""),
         "ratio = clgather time / peer time: below 1 means clgather is faster",
         "",
     ] + markdown_table(rows, systems)
