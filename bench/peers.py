@@ -660,14 +660,15 @@ def make_bag_inputs(case):
     offsets = np.arange(B, dtype=np.int64) * K
     inp = {"N": N, "D": D, "B": B, "K": K, "T": T, "idx": idx, "offsets": offsets, "mode": case.mode}
     if case.layout == "fbgemm-8bit-rowwise":
-        q = fill_bytes(N * D, case.seed + 1).reshape(N, D)
-        v = sm_values(case.seed + 2, N)
+        # T tables of N rows, table t's rows after table t - 1's in both streams (as clgather-bench's)
+        q = fill_bytes(T * N * D, case.seed + 1).reshape(T, N, D)
+        v = sm_values(case.seed + 2, T * N).reshape(T, N)
         scale = np.ldexp(np.float32(1), -(7 + (v & np.uint64(3)).astype(np.int32))).astype(np.float32)
         bias = ((v >> np.uint64(8)).astype(np.uint8).view(np.int8).astype(np.float32) / np.float32(64))
-        rows = np.empty((N, D + 8), dtype=np.uint8)
-        rows[:, :D] = q
-        rows[:, D:D + 4] = scale.view(np.uint8).reshape(N, 4)
-        rows[:, D + 4:] = bias.view(np.uint8).reshape(N, 4)
+        rows = np.empty((T, N, D + 8), dtype=np.uint8)
+        rows[:, :, :D] = q
+        rows[:, :, D:D + 4] = scale.view(np.uint8).reshape(T, N, 4)
+        rows[:, :, D + 4:] = bias.view(np.uint8).reshape(T, N, 4)
         inp.update(kind="8bit", rows=rows, q=q, scale=scale, bias=bias)
         return inp
     bits = sm_values(case.seed + 1, T * N * D).astype(np.uint16).view(np.int16)
@@ -688,7 +689,7 @@ def numpy_bag(inp):
         for t in range(T):
             if inp["kind"] == "8bit":
                 rows = inp["idx"][t]
-                x = inp["q"][rows].astype(np.float32) * inp["scale"][rows, None] + inp["bias"][rows, None]
+                x = inp["q"][t][rows].astype(np.float32) * inp["scale"][t][rows, None] + inp["bias"][t][rows, None]
             else:
                 x = inp["tables"][t][inp["idx"][t]]
             out[:, t * D:(t + 1) * D] = x.reshape(B, K, D).sum(axis=1, dtype=np.float32)
@@ -696,8 +697,9 @@ def numpy_bag(inp):
 
 
 def torch_bag(inp):
-    """torch.nn.functional.embedding_bag, one call a table (f32); the 8-bit table through
-    torch.ops.quantized.embedding_bag_byte_rowwise_offsets, FBGEMM's kernel inside PyTorch."""
+    """torch.nn.functional.embedding_bag, one call a table (f32); the 8-bit tables through
+    torch.ops.quantized.embedding_bag_byte_rowwise_offsets, FBGEMM's kernel inside PyTorch, one call a
+    table. Several tables: the calls' outputs joined into the [B, T * D] a table-batched call gives."""
     import torch
     import torch.nn.functional as F
     T, D = inp["T"], inp["D"]
@@ -706,11 +708,14 @@ def torch_bag(inp):
     holder = {}
     if inp["kind"] == "8bit":
         check_byte_prepack_layout(torch)
-        packed = torch.from_numpy(inp["rows"])
+        packed = [torch.from_numpy(inp["rows"][t]) for t in range(T)]
+
+        def bag_8bit(t):
+            return torch.ops.quantized.embedding_bag_byte_rowwise_offsets(
+                packed[t], idx[t], offsets, mode=0, include_last_offset=False)
 
         def run_8bit():
-            holder["o"] = torch.ops.quantized.embedding_bag_byte_rowwise_offsets(
-                packed, idx[0], offsets, mode=0, include_last_offset=False)
+            holder["o"] = bag_8bit(0) if T == 1 else torch.cat([bag_8bit(t) for t in range(T)], dim=1)
         return run_8bit, (lambda: holder["o"].numpy())
     tables = [torch.from_numpy(inp["tables"][t]) for t in range(T)]
     if T == 1:
@@ -775,15 +780,15 @@ def fbgemm_bag(inp):
     if inp["kind"] == "8bit":
         from fbgemm_gpu.split_table_batched_embeddings_ops_inference import IntNBitTableBatchedEmbeddingBagsCodegen
         emb = IntNBitTableBatchedEmbeddingBagsCodegen(
-            [("t0", N, D, SparseType.INT8, EmbeddingLocation.HOST)], pooling_mode=pooling, device="cpu",
-            output_dtype=SparseType.FP32)
+            [(f"t{t}", N, D, SparseType.INT8, EmbeddingLocation.HOST) for t in range(T)], pooling_mode=pooling,
+            device="cpu", output_dtype=SparseType.FP32)
         emb.fill_random_weights()
-        # the values [N, D (+ padding)] u8 and the rows' f16 scale and bias [N, 4] (views of its rows)
-        weights, scale_shift = emb.split_embedding_weights(split_scale_shifts=True)[0]
-        weights.numpy()[:, :D] = inp["q"]
-        qparams = scale_shift.numpy()
-        qparams[:, 0:2] = inp["scale"].astype(np.float16).view(np.uint8).reshape(N, 2)
-        qparams[:, 2:4] = inp["bias"].astype(np.float16).view(np.uint8).reshape(N, 2)
+        # each table's values [N, D (+ padding)] u8 and its rows' f16 scale and bias [N, 4] (views of its rows)
+        for t, (weights, scale_shift) in enumerate(emb.split_embedding_weights(split_scale_shifts=True)):
+            weights.numpy()[:, :D] = inp["q"][t]
+            qparams = scale_shift.numpy()
+            qparams[:, 0:2] = inp["scale"][t].astype(np.float16).view(np.uint8).reshape(N, 2)
+            qparams[:, 2:4] = inp["bias"][t].astype(np.float16).view(np.uint8).reshape(N, 2)
         idx32, off32 = indices.to(torch.int32), offsets.to(torch.int32)
         holder = {}
 

@@ -180,8 +180,8 @@ static void parse_case_line(char *text, case_spec *c, const case_spec *earlier, 
         TABLE_DIE(at, "op=bag: the table is f32 or f64");
     if (c->kind == KIND_BAG && (c->bag_layout || c->bag_tables > 1) && c->bag_form != CLG_BAG_OFFSETS)
         TABLE_DIE(at, "op=bag: layout= and tables= take form=offsets");
-    if (c->kind == KIND_BAG && c->bag_layout && (c->bag_tables > 1 || c->data_type != CLG_F32))
-        TABLE_DIE(at, "op=bag layout=: one table, data=f32[rows,values a row]");
+    if (c->kind == KIND_BAG && c->bag_layout && c->data_type != CLG_F32)
+        TABLE_DIE(at, "op=bag layout=: data=f32[rows,values a row]");
     if (c->kind == KIND_BAG && c->ggml_type && c->data_shape[1] % c->ggml_type->block_values)
         TABLE_DIE(at, "op=bag layout=ggml-%s: rows of whole %u-value blocks", c->ggml_type->name,
                   (unsigned)c->ggml_type->block_values);
@@ -347,8 +347,18 @@ static void bag_desc_of(const case_spec *c, clg_embedding_bag_desc *desc)
     tensor_of(&desc->offsets, c->index_type, 1, &B);
 }
 
-/* The 8-bit case: the bag part as a plain case's, its table FBGEMM's fused rows (D u8, f32 scale, f32
- * bias), f32 output. */
+/* The bytes of a quantized bag table's row of D values in the case's layout. */
+static int64_t bag_quant_row_bytes(const case_spec *c)
+{
+    const int64_t D = c->data_shape[1];
+    return c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE ? D + 8
+           : c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE
+               ? D / 2 + 4
+               : D / c->ggml_type->block_values * c->ggml_type->block_bytes;
+}
+
+/* The quantized case: the bag part as a plain case's, its table rows of the layout (FBGEMM's fused rows:
+ * D u8, f32 scale, f32 bias), f32 output. */
 static void bag_quant_desc_of(const case_spec *c, clg_embedding_bag_quantized_desc *desc)
 {
     memset(desc, 0, sizeof *desc);
@@ -358,16 +368,13 @@ static void bag_quant_desc_of(const case_spec *c, clg_embedding_bag_quantized_de
     desc->data.type = CLG_QUANT_U8;
     desc->data.rank = 2;
     desc->data.shape[0] = c->data_shape[0];
-    const int64_t D = c->data_shape[1];
-    desc->data.shape[1] = c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE ? D + 8
-                          : c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE
-                              ? D / 2 + 4
-                              : D / c->ggml_type->block_values * c->ggml_type->block_bytes;
+    desc->data.shape[1] = bag_quant_row_bytes(c);
     desc->output_type = CLG_F32;
 }
 
-/* tables=T: T tables of data's shape back to back in one buffer, indices [T * B * K] (table t's bags
- * after table t - 1's), offsets [T * B] table-major, output [B, T * D] (FBGEMM's TBE forward). */
+/* tables=T: T tables of data's shape back to back in one buffer (with layout=, T tables of its rows), indices
+ * [T * B * K] (table t's bags after table t - 1's), offsets [T * B] table-major, output [B, T * D] (FBGEMM's
+ * TBE forward; f32 where the tables are quantized). */
 static void bag_batched_desc_of(const case_spec *c, case_inputs *in)
 {
     clg_embedding_bag_tables_desc *desc = &in->bag_batched;
@@ -376,10 +383,15 @@ static void bag_batched_desc_of(const case_spec *c, case_inputs *in)
     const int64_t B = c->indices_shape[0], K = c->indices_shape[1];
     for (int64_t t = 0; t < T; ++t) {
         memset(&in->tables[t], 0, sizeof in->tables[t]);
-        in->tables[t].type = c->data_type;
         in->tables[t].rows = N;
         in->tables[t].width = D;
-        in->tables[t].byte_offset = (uint64_t)(t * N * D) * clg_dtype_size(c->data_type);
+        if (c->bag_layout) {
+            in->tables[t].quant_layout = (int32_t)c->bag_layout;
+            in->tables[t].byte_offset = (uint64_t)(t * N * bag_quant_row_bytes(c));
+        } else {
+            in->tables[t].type = c->data_type;
+            in->tables[t].byte_offset = (uint64_t)(t * N * D) * clg_dtype_size(c->data_type);
+        }
     }
     desc->mode = c->bag_mode;
     desc->num_tables = (int32_t)T;
@@ -443,17 +455,17 @@ static clg_status describe(const case_spec *c, int64_t block_size, case_inputs *
     }
     case KIND_BAG:
         in->count = 4; /* table(s), indices, offsets (packed: none), per_sample_weights (none) */
-        if (c->bag_layout) {
-            in->bag_call = 1;
-            bag_quant_desc_of(c, &in->bag_quant);
-            st = clg_embedding_bag_quantized_sizes(&in->bag_quant, &in->bytes[0], NULL, NULL, &in->bytes[1],
-                                                   &in->bytes[2], &in->bytes[3], &in->out_bytes);
-        } else if (c->bag_tables > 1) {
+        if (c->bag_tables > 1) {
             in->bag_call = 2;
             bag_batched_desc_of(c, in);
             const clg_embedding_bag_tables_desc d = batched_desc(in);
             st = clg_embedding_bag_tables_sizes(&d, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
                                                 &in->out_bytes);
+        } else if (c->bag_layout) {
+            in->bag_call = 1;
+            bag_quant_desc_of(c, &in->bag_quant);
+            st = clg_embedding_bag_quantized_sizes(&in->bag_quant, &in->bytes[0], NULL, NULL, &in->bytes[1],
+                                                   &in->bytes[2], &in->bytes[3], &in->out_bytes);
         } else {
             bag_desc_of(c, &in->bag);
             st = clg_embedding_bag_sizes(&in->bag, &in->bytes[0], &in->bytes[1], &in->bytes[2], &in->bytes[3],
@@ -569,12 +581,13 @@ static void fill_tree(const case_spec *c, case_inputs *in)
     in->index_fnv = fnv1a(parents, n * 4);
 }
 
-/* The 8-bit table's rows: D u8 (stream seed + 1's bytes, row r's at r * D of the stream), then an f32
- * scale and an f32 bias from stream seed + 2's value v of row r: scale 2^-(7 + (v & 3)), bias
- * (int8)(v >> 8) / 64, so that q * scale + bias and every bag's sum are exact in f32. */
+/* The 8-bit tables' rows (tables=T: T * N of them, table t's after table t - 1's): D u8 (stream seed + 1's
+ * bytes, row r's at r * D of the stream), then an f32 scale and an f32 bias from stream seed + 2's value v
+ * of row r: scale 2^-(7 + (v & 3)), bias (int8)(v >> 8) / 64, so that q * scale + bias and every bag's sum
+ * are exact in f32. */
 static void fill_bag_8bit_rows(const case_spec *c, unsigned char *rows)
 {
-    const size_t N = (size_t)c->data_shape[0], D = (size_t)c->data_shape[1];
+    const size_t N = (size_t)(c->data_shape[0] * c->bag_tables), D = (size_t)c->data_shape[1];
     for (size_t i = 0; i < N * D; ++i)
         rows[i / D * (D + 8) + i % D] = (unsigned char)(splitmix_value(c->seed + 1, i / 8) >> (8 * (i % 8)));
     for (size_t r = 0; r < N; ++r) {
