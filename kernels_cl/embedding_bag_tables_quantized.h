@@ -82,7 +82,8 @@ inline void reduce_plain_piece(const bag_inputs *in, __global const uchar *table
 }
 
 /* Table t as its pieces read it, found once a (table, bag): its bag inputs (N its rows, D the output's row
- * width), unit parameters, first byte, first output column and pieces. */
+ * width, L the end of its indices in the table-major stream, so that a prefetch by index ahead never
+ * reaches another table's rows), unit parameters, first byte, first output column and pieces. */
 typedef struct qtable {
     bag_inputs in;
     dequant_params q;
@@ -91,13 +92,16 @@ typedef struct qtable {
     int format, plain_kind;
 } qtable;
 
-inline qtable qtable_of(const bag_inputs *all, __global const ulong *meta, ulong T, ulong t,
+inline qtable qtable_of(const bag_inputs *all, __global const ulong *meta, ulong T, ulong B, ulong t,
                         __global const uchar *tables)
 {
     __global const ulong *w = qmeta_of(meta, T, t);
     qtable v;
     v.in = *all;
     v.in.N = meta[4 * t + META_ROWS];
+    ulong table_start, table_end; /* the last bag of table t ends where table t's indices end */
+    bag_range(all, (t + 1) * B - 1, &table_start, &table_end);
+    v.in.L = table_end;
     v.q = table_params(meta, T, t);
     v.table = tables + meta[4 * t + META_START];
     v.column = meta[4 * t + META_COLUMN];
@@ -110,9 +114,9 @@ inline qtable qtable_of(const bag_inputs *all, __global const ulong *meta, ulong
 }
 
 /* Piece x of the view's bag (indices [start, end)) into output row b; stage the work-item's QBAG_PIECE
- * words. */
+ * words. first: the piece that prefetches rows ahead by index (reduce_piece's), within the table. */
 inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global uint *stage, ulong start, ulong end,
-                                __global uchar *out, int out_kind)
+                                int first, __global uchar *out, int out_kind)
 {
     if (v->format == 0) {
         const ulong k0 = (ulong)x * PLAIN_PIECE;
@@ -124,7 +128,7 @@ inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global u
     piece pc = piece_at(&v->q, x, (offset_t)v->pieces_per_unit);
     if (!pc.count) return;
     pc.column += (offset_t)v->column;
-    reduce_piece(&v->q, &v->in, v->table, v->table, v->table, stage, &pc, start, end, 0, out, b, out_kind);
+    reduce_piece(&v->q, &v->in, v->table, v->table, v->table, stage, &pc, start, end, first, out, b, out_kind);
 }
 
 /* The arguments: the tables buffer, then QBAG_PARAMETERS' bag part (B the bags a table, bags_count
@@ -144,34 +148,44 @@ inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global u
               bags_offset, bags_size, bags_signed, weights, weights_offset, has_weights, 0, out_width, L, 0, \
               bags_count, FORM_OFFSETS, mode, -1, -1)
 
-/* The rows of (table, bag) pair k (at most PREFETCH_MAX_ROWS of them) asked for ahead of their use. */
-HOT_INLINE void prefetch_qtable_bag(const bag_inputs *all, __global const ulong *meta, ulong T, ulong B,
-                                    __global const uchar *tables, ulong k)
+/* *v made table t's view, unless *viewed says it is already (a run's pairs are table after table, so a
+ * view serves up to B pairs). */
+inline void view_table(qtable *v, ulong *viewed, const bag_inputs *all, __global const ulong *meta, ulong T, ulong B,
+                       ulong t, __global const uchar *tables)
+{
+    if (*viewed == t) return;
+    *v = qtable_of(all, meta, T, B, t, tables);
+    *viewed = t;
+}
+
+/* The rows of (table, bag) pair k (at most PREFETCH_MAX_ROWS of them, v its table's view) asked for ahead
+ * of their use. */
+HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
 {
 #if HINT_PREFETCH
-    const qtable v = qtable_of(all, meta, T, k / B, tables);
-    if (v.format != 0) {
-        prefetch_bag_rows(&v.q, &v.in, v.table, v.table, v.table, k);
+    if (v->format != 0) {
+        prefetch_bag_rows(&v->q, &v->in, v->table, v->table, v->table, k);
         return;
     }
-    const ulong row_bytes = v.width * (v.plain_kind == 0 ? 4 : 2);
+    const ulong row_bytes = v->width * (v->plain_kind == 0 ? 4 : 2);
     ulong start, end;
-    bag_range(&v.in, k, &start, &end);
+    bag_range(&v->in, k, &start, &end);
     end = min(end, start + (ulong)PREFETCH_MAX_ROWS);
     for (ulong i = start; i < end; ++i) {
-        const long row = bag_row(&v.in, i);
+        const long row = bag_row(&v->in, i);
         if (row < 0) continue;
-        for (ulong at = 0; at < row_bytes; at += CACHE_LINE) PREFETCH(v.table + (ulong)row * row_bytes + at);
+        for (ulong at = 0; at < row_bytes; at += CACHE_LINE) PREFETCH(v->table + (ulong)row * row_bytes + at);
     }
 #else
-    (void)all, (void)meta, (void)T, (void)B, (void)tables, (void)k;
+    (void)v, (void)k;
 #endif
 }
 
 /* Runs mapping (CPUs): `workers` work-items, each walking a run of (table, bag) pairs (walk_of); for each,
  * every piece of the table's row in turn. The rows of the pair QBAG_PREFETCH_AHEAD on in the walk are
- * asked for first (and the walk's first pairs' before it starts): the index stream's next rows may be
- * another table's, so these runs do not prefetch by index as the single-table call does. */
+ * asked for first (and the walk's first pairs' before it starts), and the first piece prefetches rows
+ * BAG_PREFETCH_ROWS indices ahead as the single-table call does, up to the end of the table's indices
+ * (qtable_of): the stream's rows past it are another table's. */
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 {
     const ulong w = get_global_id(0);
@@ -182,16 +196,22 @@ __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
     __global uint *stage = stage_base + w * QBAG_PIECE;
     ulong first, last;
     walk_of(w, workers, T * B, &first, &last);
-    for (ulong k = first; QBAG_PREFETCH_AHEAD && k < last && k - first < QBAG_PREFETCH_AHEAD; ++k)
-        prefetch_qtable_bag(&all, meta, T, B, tables, k);
+    qtable v, ahead; /* the views of the pair reduced and of the pair prefetched */
+    ulong viewed = ~(ulong)0, ahead_viewed = ~(ulong)0;
+    for (ulong k = first; QBAG_PREFETCH_AHEAD && k < last && k - first < QBAG_PREFETCH_AHEAD; ++k) {
+        view_table(&ahead, &ahead_viewed, &all, meta, T, B, k / B, tables);
+        prefetch_qtable_bag(&ahead, k);
+    }
     for (ulong k = first; k < last; ++k) {
-        if (QBAG_PREFETCH_AHEAD && last - k > QBAG_PREFETCH_AHEAD)
-            prefetch_qtable_bag(&all, meta, T, B, tables, k + QBAG_PREFETCH_AHEAD);
-        const qtable v = qtable_of(&all, meta, T, k / B, tables);
+        if (QBAG_PREFETCH_AHEAD && last - k > QBAG_PREFETCH_AHEAD) {
+            view_table(&ahead, &ahead_viewed, &all, meta, T, B, (k + QBAG_PREFETCH_AHEAD) / B, tables);
+            prefetch_qtable_bag(&ahead, k + QBAG_PREFETCH_AHEAD);
+        }
+        view_table(&v, &viewed, &all, meta, T, B, k / B, tables);
         ulong start, end;
         bag_range(&all, k, &start, &end);
         for (offset_t x = 0; x < (offset_t)v.pieces; ++x)
-            reduce_qtable_piece(&v, k % B, x, stage, start, end, out, out_kind);
+            reduce_qtable_piece(&v, k % B, x, stage, start, end, x == 0, out, out_kind);
     }
 }
 
@@ -206,11 +226,11 @@ __kernel void bag_quantized_tables_columns(QTABLES_PARAMETERS)
     __global uchar *out = out_base + out_offset;
     __global uint *stage = stage_base + (w * max_pieces + x) * QBAG_PIECE;
     for (ulong k = w; k < T * B; k += workers) {
-        const qtable v = qtable_of(&all, meta, T, k / B, tables);
+        const qtable v = qtable_of(&all, meta, T, B, k / B, tables);
         if (x >= v.pieces) continue;
         ulong start, end;
         bag_range(&all, k, &start, &end);
-        reduce_qtable_piece(&v, k % B, (offset_t)x, stage, start, end, out, out_kind);
+        reduce_qtable_piece(&v, k % B, (offset_t)x, stage, start, end, 0, out, out_kind);
     }
 }
 
