@@ -1,8 +1,9 @@
 /* clgather-bag-ceiling: what this machine's cores can do, natively, on the EmbeddingBag cases.
  *
  * embedding-bag-sum (1,000,000 f32 rows of 128 values, 4096 bags of 32 random rows), embedding-bag-8bit
- * (the same bags over FBGEMM 8-bit rowwise rows: 128 u8, an f32 scale and bias) and embedding-bag-tbe (26
- * tables of 100,000 f32 rows of 64 values, 2048 bags of 20 rows a table) read every row of a bag from a
+ * (the same bags over FBGEMM 8-bit rowwise rows: 128 u8, an f32 scale and bias), embedding-bag-tbe (26
+ * tables of 100,000 f32 rows of 64 values, 2048 bags of 20 rows a table) and embedding-bag-tbe-8bit (those
+ * tables as 8-bit rows) read every row of a bag from a
  * random place and write one row per bag: they are bound by how many misses the cores keep in flight, and
  * the 8-bit case also by the dequantizing arithmetic. This program answers "how close to copy can these
  * cases come here?" without OpenCL: hand-written C on the same number of threads, with the same index
@@ -12,7 +13,7 @@
  * (what clgather's runs kernels do); the median of each, and its ratio to the copy. The bytes counted are
  * clgather-bench's: indices and offsets read, gathered rows read, output written.
  *
- *   clgather-bag-ceiling [--case embedding-bag-sum|embedding-bag-8bit|embedding-bag-tbe] [--threads N] [--repeat N]
+ *   clgather-bag-ceiling [--case embedding-bag-sum|embedding-bag-8bit|embedding-bag-tbe|embedding-bag-tbe-8bit] [--threads N] [--repeat N]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "native_pool.h"
@@ -39,6 +40,7 @@ static const shape shapes[] = {
     {"embedding-bag-sum", 1, 1000000, 128, 4096, 32, 0, 2400},
     {"embedding-bag-8bit", 1, 1000000, 128, 4096, 32, 1, 2500},
     {"embedding-bag-tbe", 26, 100000, 64, 2048, 20, 0, 2600},
+    {"embedding-bag-tbe-8bit", 26, 100000, 64, 2048, 20, 1, 2700},
 };
 #define COPY_BYTES  ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
@@ -161,8 +163,10 @@ static void bags_part(unsigned part, unsigned parts, const variant *v)
 {
     const size_t all = job.shape->tables * job.shape->bags;
     const size_t begin = all * part / parts, end = all * (part + 1) / parts;
-    if (job.shape->fbgemm_8bit)
+    if (job.shape->fbgemm_8bit && job.shape->width == 128)
         reduce_bags(begin, end, v, 16, PASS_GROUPS_8BIT);
+    else if (job.shape->fbgemm_8bit)
+        reduce_bags(begin, end, v, 8, PASS_GROUPS_8BIT);
     else if (job.shape->width == 128)
         reduce_bags(begin, end, v, 16, PASS_GROUPS_F32);
     else
@@ -213,7 +217,8 @@ int main(int argc, char **argv)
     unsigned threads, repeat = 21;
     job.shape = &shapes[0];
     if (!native_options(argc, argv,
-                        "clgather-bag-ceiling [--case embedding-bag-sum|embedding-bag-8bit|embedding-bag-tbe] "
+                        "clgather-bag-ceiling [--case "
+                        "embedding-bag-sum|embedding-bag-8bit|embedding-bag-tbe|embedding-bag-tbe-8bit] "
                         "[--threads N] [--repeat N]",
                         &threads, &repeat, case_option))
         return 2;
