@@ -133,13 +133,15 @@ HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs
 
 /* Prefetch the row of index i + BAG_PREFETCH_ROWS while index i is reduced, as embedding_bag.cl's
  * prefetch_index_ahead does for a float table: a work-item's bags are a run of the flat index stream, and
- * the next work-item's run follows on the same thread. */
+ * the next work-item's run follows on the same thread. Only below in->L, which a table-batched call's
+ * view sets to its table's end (never past an i it reduces, as its offsets are checked, but the test
+ * holds whatever i is). */
 HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
                                          __global const uchar *scales, __global const uchar *zp, ulong i,
                                          const int index_size, const int format, ulong block_row_bytes)
 {
 #if HINT_PREFETCH
-    if (BAG_PREFETCH_ROWS && in->L - i > BAG_PREFETCH_ROWS)
+    if (BAG_PREFETCH_ROWS && i + BAG_PREFETCH_ROWS < in->L)
         prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS, index_size, format, block_row_bytes);
 #else
     (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size, (void)format;
