@@ -44,7 +44,6 @@ static const shape shapes[] = {
 };
 #define COPY_BYTES  ((size_t)256 << 20)
 #define EVICT_BYTES ((size_t)128 << 20)
-#define MAX_WIDTH   128
 
 typedef struct variant {
     const char *name;
@@ -84,12 +83,11 @@ static void prefetch_row(size_t i)
     for (size_t b = 0; b < job.row_bytes; b += 64) __builtin_prefetch(row + b);
 }
 
-/* Eight f32 lanes (GCC's vector extension): a bag's accumulators are at most PASS_GROUPS of them,
+/* Eight f32 lanes (GCC's vector extension): a bag's accumulators are at most PASS_GROUPS_F32 of them,
  * addressed only by constants once the loops unroll, so that they stay in vector registers as clgather's
  * kernels keep theirs. */
 typedef float lanes8 __attribute__((vector_size(32)));
 typedef unsigned char bytes8 __attribute__((vector_size(8)));
-#define GROUPS (MAX_WIDTH / 8)
 
 /* The row's values a bag's pass reduces: 16 groups of f32 (16 accumulators in AVX2's 16 registers), 8
  * of the 8-bit rows (whose pass also holds the row's scale and bias; clgather's quantized kernel reads

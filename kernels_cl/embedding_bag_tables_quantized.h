@@ -82,8 +82,7 @@ inline void reduce_plain_piece(const bag_inputs *in, __global const uchar *table
 }
 
 /* Table t as its pieces read it, found once a (table, bag): its bag inputs (N its rows, D the output's row
- * width, L the end of its indices in the table-major stream, so that a prefetch by index ahead never
- * reaches another table's rows), unit parameters, first byte, first output column and pieces. */
+ * width), unit parameters, first byte, first output column and pieces. */
 typedef struct qtable {
     bag_inputs in;
     dequant_params q;
@@ -92,16 +91,13 @@ typedef struct qtable {
     int format, plain_kind;
 } qtable;
 
-inline qtable qtable_of(const bag_inputs *all, __global const ulong *meta, ulong T, ulong B, ulong t,
+inline qtable qtable_of(const bag_inputs *all, __global const ulong *meta, ulong T, ulong t,
                         __global const uchar *tables)
 {
     __global const ulong *w = qmeta_of(meta, T, t);
     qtable v;
     v.in = *all;
     v.in.N = meta[4 * t + META_ROWS];
-    ulong table_start, table_end; /* the last bag of table t ends where table t's indices end */
-    bag_range(all, (t + 1) * B - 1, &table_start, &table_end);
-    v.in.L = table_end;
     v.q = table_params(meta, T, t);
     v.table = tables + meta[4 * t + META_START];
     v.column = meta[4 * t + META_COLUMN];
@@ -148,13 +144,17 @@ inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global u
               bags_offset, bags_size, bags_signed, weights, weights_offset, has_weights, 0, out_width, L, 0, \
               bags_count, FORM_OFFSETS, mode, -1, -1)
 
-/* *v made table t's view, unless *viewed says it is already (a run's pairs are table after table, so a
- * view serves up to B pairs). */
+/* *v made table t's view for the runs mapping's walk, unless *viewed says it is already (a run's pairs are
+ * table after table, so a view serves up to B pairs). Its L is the end of table t's indices in the
+ * table-major stream, so that a prefetch by index ahead never reaches another table's rows. */
 inline void view_table(qtable *v, ulong *viewed, const bag_inputs *all, __global const ulong *meta, ulong T, ulong B,
                        ulong t, __global const uchar *tables)
 {
     if (*viewed == t) return;
-    *v = qtable_of(all, meta, T, B, t, tables);
+    *v = qtable_of(all, meta, T, t, tables);
+    ulong table_start, table_end; /* the last bag of table t ends where table t's indices end */
+    bag_range(all, (t + 1) * B - 1, &table_start, &table_end);
+    v->in.L = table_end;
     *viewed = t;
 }
 
@@ -185,7 +185,7 @@ HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
  * every piece of the table's row in turn. The rows of the pair QBAG_PREFETCH_AHEAD on in the walk are
  * asked for first (and the walk's first pairs' before it starts), and the first piece prefetches rows
  * BAG_PREFETCH_ROWS indices ahead as the single-table call does, up to the end of the table's indices
- * (qtable_of): the stream's rows past it are another table's. */
+ * (view_table): the stream's rows past it are another table's. */
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 {
     const ulong w = get_global_id(0);
@@ -226,7 +226,7 @@ __kernel void bag_quantized_tables_columns(QTABLES_PARAMETERS)
     __global uchar *out = out_base + out_offset;
     __global uint *stage = stage_base + (w * max_pieces + x) * QBAG_PIECE;
     for (ulong k = w; k < T * B; k += workers) {
-        const qtable v = qtable_of(&all, meta, T, B, k / B, tables);
+        const qtable v = qtable_of(&all, meta, T, k / B, tables);
         if (x >= v.pieces) continue;
         ulong start, end;
         bag_range(&all, k, &start, &end);

@@ -254,6 +254,14 @@ START_TEST(bit_exact_float_payloads)
 }
 END_TEST
 
+/* A host block whose first byte sits at `mod` modulo 64 (bytes + 128 allocated; *block to free). */
+static unsigned char *at_modulo_64(size_t bytes, size_t mod, unsigned char **block)
+{
+    *block = malloc(bytes + 128);
+    ck_assert_ptr_nonnull(*block);
+    return *block + (64 - (uintptr_t)*block % 64) % 64 + mod;
+}
+
 START_TEST(caller_host_pointer_buffers_with_low_alignment)
 {
     /* A cl_mem over a caller's host memory (CL_MEM_USE_HOST_PTR) that is only 16-byte aligned: the
@@ -266,9 +274,8 @@ START_TEST(caller_host_pointer_buffers_with_low_alignment)
     cl_context cl = clg_context_cl_context(ctx);
     const int64_t ds[] = {32, 16}, is[] = {20}, axis = 0;
     clg_gather_desc d = support_ov_desc(CLG_OV_GATHER_8, CLG_F32, 2, ds, CLG_I32, 1, is, &axis, 0);
-    unsigned char *data_block = malloc(32 * 64 + 128), *out_block = malloc(20 * 64 + 128);
-    unsigned char *data = data_block + 16 + (64 - (uintptr_t)data_block % 64) % 64; /* 16 mod 64 */
-    unsigned char *out = out_block + 16 + (64 - (uintptr_t)out_block % 64) % 64;
+    unsigned char *data_block, *out_block;
+    unsigned char *data = at_modulo_64(32 * 64, 16, &data_block), *out = at_modulo_64(20 * 64, 16, &out_block);
     int32_t idx[20];
     for (int k = 0; k < 32 * 64; ++k) data[k] = (unsigned char)(k * 7);
     for (int k = 0; k < 20; ++k) idx[k] = (k * 13) % 32;
@@ -299,14 +306,6 @@ START_TEST(caller_host_pointer_buffers_with_low_alignment)
     free(out_block);
 }
 END_TEST
-
-/* A host block whose first byte sits at `mod` modulo 64 (bytes + 128 allocated; *block to free). */
-static unsigned char *at_modulo_64(size_t bytes, size_t mod, unsigned char **block)
-{
-    *block = malloc(bytes + 128);
-    ck_assert_ptr_nonnull(*block);
-    return *block + (64 - (uintptr_t)*block % 64) % 64 + mod;
-}
 
 START_TEST(caller_host_pointer_tables_for_embedding_bag)
 {
