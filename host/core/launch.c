@@ -92,6 +92,11 @@ size_t clg_buffer_alignment(const clg_context *ctx, cl_mem mem)
     return align ? align : 1;
 }
 
+bool clg_buffer_aligned_to(const clg_context *ctx, const clg_buffer *b, size_t bytes)
+{
+    return b->offset % bytes == 0 && clg_buffer_alignment(ctx, b->mem) >= bytes;
+}
+
 size_t clg_move_unit(const clg_context *ctx, size_t widest, uint64_t bytes, const clg_buffer *src,
                      const clg_buffer *dst)
 {

@@ -23,6 +23,10 @@ void clg_launch_fit_local(const clg_context *ctx, const clg_kernel_lease *lease,
  * A kernel may move vectors no wider than this. */
 size_t clg_buffer_alignment(const clg_context *ctx, cl_mem mem);
 
+/* Whether the device address of b's byte offset is a multiple of `bytes` (a power of two): the offset is,
+ * and so is the alignment b's memory is known to have (clg_buffer_alignment). */
+bool clg_buffer_aligned_to(const clg_context *ctx, const clg_buffer *b, size_t bytes);
+
 /* The widest unit, a power of two of at most `widest` bytes, in which a kernel may move `bytes` from
  * src to dst: it divides the bytes and both byte offsets, and neither buffer's alignment is below it
  * (a vector type's natural alignment may be assumed by the compiler). */

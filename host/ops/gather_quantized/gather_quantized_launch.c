@@ -40,19 +40,20 @@ int clg_gather_quantized_fast_form(const clg_gather_quantized_plan *p)
 }
 
 /* Whether every 8-value store of the fast form starts on a multiple of 8 values of a slab (and so, with
- * an output offset aligned to 32 bytes, on a multiple of the store's size): ggml blocks always; FBGEMM
+ * an output address aligned to 32 bytes, on a multiple of the store's size): ggml blocks always; FBGEMM
  * rows when D is a multiple of 8; ORT blocks when slabs, quantized lines and blocks are multiples of 8
- * values. */
-static int fast_stores_aligned(const clg_gather_quantized_plan *p, uint64_t out_offset)
+ * values. The address, not only the offset: a caller's CL_MEM_USE_HOST_PTR output may sit on any 16
+ * bytes, where a 32-byte streaming store faults. */
+static int fast_stores_aligned(const clg_context *ctx, const clg_gather_quantized_plan *p, const clg_buffer *out)
 {
-    if (out_offset % 32 != 0) return 0;
+    if (!clg_buffer_aligned_to(ctx, out, 32)) return 0;
     if (clg_ggml_is_fbgemm(p->ggml)) return p->ggml_block_values % 8 == 0; /* rows of D values */
     if (p->ggml != CLG_GGML_NONE) return 1;
     return p->I % 8 == 0 && p->Qd % 8 == 0 && (p->bs % 8 == 0 || p->nb == 1);
 }
 
-static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p, uint64_t data_offset,
-                             uint64_t out_offset)
+static specialization choose(const clg_context *ctx, const clg_gather_quantized_plan *p, const clg_buffer *data,
+                             const clg_buffer *out)
 {
     specialization s = {0};
     const clg_tuning *t = &ctx->tuning;
@@ -65,7 +66,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
     if (s.adjacent) {
         s.piece = clg_ggml_is_super(p->ggml) ? t->dequant_super_piece_values : t->dequant_piece_values;
         s.pieces_per_unit = (unit_values + s.piece - 1) / s.piece;
-        s.aligned8 = s.fast && fast_stores_aligned(p, out_offset) && data_offset % 8 == 0;
+        s.aligned8 = s.fast && fast_stores_aligned(ctx, p, out) && clg_buffer_aligned_to(ctx, data, 8);
         grid_overshoot =
             clg_max_u64(p->U * s.pieces_per_unit, R) + t->adjacent_local_size * clg_launch_grid_groups(ctx);
     } else {
@@ -78,7 +79,7 @@ static specialization choose(const clg_context *ctx, const clg_gather_quantized_
             s.units_per_item = clg_max_u64(1, p->U);
         }
         grid_overshoot = units + s.units_per_item * t->runs_local_size;
-        s.stream = s.fast && fast_stores_aligned(p, out_offset);
+        s.stream = s.fast && fast_stores_aligned(ctx, p, out);
         const uint64_t slab_bytes = clg_max_u64(1, (p->data_bytes + p->scale_bytes) / clg_max_u64(1, p->M * p->A));
         /* the gathered slabs are prefetched about dequant_prefetch_bytes ahead of the work: at least the
          * next slab, at most dequant_prefetch_slabs_max */
@@ -192,7 +193,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
                                        const cl_event *wait_list, cl_event *done)
 {
     const clg_gather_quantized_plan *p = plan_ptr;
-    const specialization s = choose(ctx, p, buffers[0].offset, buffers[4].offset);
+    const specialization s = choose(ctx, p, &buffers[0], &buffers[4]);
     char options[512];
     build_options(p, &s, gate != NULL, options, sizeof options);
     const clg_kernel_source *source = s.adjacent ? &clg_kernel_gather_quantized_gpu : &clg_kernel_gather_quantized_cpu;
