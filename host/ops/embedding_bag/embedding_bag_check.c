@@ -74,19 +74,17 @@ static clg_status failure_status(const clg_embedding_bag_plan *p, clg_bag_failur
 clg_status clg_embedding_bag_host_check(const void *plan, const void *const *inputs)
 {
     const clg_embedding_bag_plan *p = plan;
-    const uint64_t n = checked_positions(p);
-    for (uint64_t pos = 0; pos < n; ++pos) {
+    for (uint64_t pos = 0; pos < p->bags_count; ++pos) { /* the bag structure first */
         const clg_bag_failure failure = clg_bag_judge(p, inputs, pos);
         if (failure == CLG_BAG_VALID) continue;
-        const bool index = pos >= p->bags_count;
-        const void *tensor = index ? inputs[1] : inputs[2];
-        const clg_dtype type = index ? p->index_type : p->bags_type;
-        const uint64_t at = index ? pos - p->bags_count : pos;
-        const clg_integer value = clg_read_integer(tensor, type, at);
-        const clg_integer prev = at > 0 ? clg_read_integer(tensor, type, at - 1) : value;
+        const clg_integer value = clg_read_integer(inputs[2], p->bags_type, pos);
+        const clg_integer prev = pos > 0 ? clg_read_integer(inputs[2], p->bags_type, pos - 1) : value;
         return failure_status(p, failure, pos, value, prev);
     }
-    return CLG_SUCCESS;
+    const uint64_t i = clg_bag_first_index_outside(inputs[1], p->index_type, 0, p->L, p->N); /* the judge's rule */
+    if (i == p->L) return CLG_SUCCESS;
+    const clg_integer value = clg_read_integer(inputs[1], p->index_type, i);
+    return failure_status(p, CLG_BAG_INDEX_OUT_OF_RANGE, p->bags_count + i, value, value);
 }
 
 /* Positions a check work-item scans: the tuning's, doubled until the chunk number fits the 32-bit flag. */

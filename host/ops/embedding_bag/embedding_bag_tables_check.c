@@ -79,12 +79,18 @@ clg_status clg_embedding_bag_tables_host_check(const void *plan, const void *con
         const clg_integer prev = pos > 0 ? clg_read_integer(inputs[2], b->bags_type, pos - 1) : value;
         return failure_status(p, failure, pos, value, prev, 0, 0);
     }
-    for (uint64_t i = 0; i < b->L; ++i) {
-        const int64_t v = clg_bag_read_int(inputs[1], b->index_type, i);
-        const uint64_t bag = bag_of_index(p, inputs[2], i), rows = (uint64_t)p->tables[bag / p->batch].rows;
-        if (v >= 0 && (uint64_t)v < rows) continue;
+    /* table t's bags hold indices [offsets[t * B], offsets[(t + 1) * B]) (the last table's run to L), the
+     * offsets having passed: each run scanned against its table's rows, in position order */
+    for (uint64_t t = 0; t < p->T; ++t) {
+        const uint64_t from = t == 0 ? 0 : (uint64_t)clg_bag_read_int(inputs[2], b->bags_type, t * p->batch);
+        const uint64_t to =
+            t + 1 < p->T ? (uint64_t)clg_bag_read_int(inputs[2], b->bags_type, (t + 1) * p->batch) : b->L;
+        const uint64_t rows = (uint64_t)p->tables[t].rows;
+        const uint64_t i = clg_bag_first_index_outside(inputs[1], b->index_type, from, to, rows);
+        if (i == to) continue;
         const clg_integer value = clg_read_integer(inputs[1], b->index_type, i);
-        return failure_status(p, CLG_BAG_INDEX_OUT_OF_RANGE, b->bags_count + i, value, value, bag, rows);
+        return failure_status(p, CLG_BAG_INDEX_OUT_OF_RANGE, b->bags_count + i, value, value,
+                              bag_of_index(p, inputs[2], i), rows);
     }
     return CLG_SUCCESS;
 }

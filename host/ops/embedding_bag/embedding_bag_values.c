@@ -2,11 +2,42 @@
 
 #include "core/index_value.h"
 
+#include <string.h>
+
 int64_t clg_bag_read_int(const void *base, clg_dtype type, uint64_t pos)
 {
     const clg_integer v = clg_read_integer(base, type, pos);
     if (!v.is_unsigned) return v.s;
     return v.u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v.u;
+}
+
+/* Element type T read at each position (memcpy: the caller's memory need not be aligned to it), widened to
+ * W and compared as unsigned: a negative value is out of range as a huge one is (N <= INT64_MAX). */
+#define SCAN_OUTSIDE(T, W)                           \
+    do {                                             \
+        const unsigned char *at = indices;           \
+        for (uint64_t i = from; i < to; ++i) {       \
+            T v;                                     \
+            memcpy(&v, at + i * sizeof v, sizeof v); \
+            if ((uint64_t)(W)v >= N) return i;       \
+        }                                            \
+        return to;                                   \
+    } while (0)
+
+uint64_t clg_bag_first_index_outside(const void *indices, clg_dtype type, uint64_t from, uint64_t to, uint64_t N)
+{
+    switch (type) {
+    case CLG_I64: SCAN_OUTSIDE(int64_t, int64_t);
+    case CLG_I32: SCAN_OUTSIDE(int32_t, int64_t);
+    case CLG_U64: SCAN_OUTSIDE(uint64_t, uint64_t);
+    case CLG_U32: SCAN_OUTSIDE(uint32_t, uint64_t);
+    default:
+        for (uint64_t i = from; i < to; ++i) {
+            const int64_t v = clg_bag_read_int(indices, type, i);
+            if (v < 0 || (uint64_t)v >= N) return i;
+        }
+        return to;
+    }
 }
 
 /* The first position of sorted segment ids holding an id >= s. */
