@@ -10,4 +10,10 @@
  * buffer the library makes comes from here. */
 clg_status clg_create_device_buffer(clg_context *ctx, const char *name, const void *host, uint64_t bytes, cl_mem *out);
 
+/* A buffer for a host-memory call's input: the caller's memory itself (read-only, CL_MEM_USE_HOST_PTR)
+ * where the tuning's host_inputs_in_place says the driver reads it in place and the memory is 16-byte
+ * aligned (every element type's alignment); else a device copy, as clg_create_device_buffer makes. The
+ * caller's memory must outlive the buffer's use: the synchronous calls wait for their kernels. */
+clg_status clg_create_input_buffer(clg_context *ctx, const char *name, const void *host, uint64_t bytes, cl_mem *out);
+
 #endif

@@ -334,8 +334,10 @@ clg_status clg_run_sync(clg_context *ctx, const clg_run_plan *run, const clg_hos
     const int count = operand_count(run), out = run->input_count;
     clg_buffer buffers[CLG_MAX_OPERANDS] = {{0}};
     for (int i = 0; i < count && st == CLG_SUCCESS; ++i)
-        st = clg_create_device_buffer(ctx, run->operands[i].name, i < out ? host[i].ptr : NULL, run->operands[i].bytes,
-                                      &buffers[i].mem);
+        st = i < out
+                 ? clg_create_input_buffer(ctx, run->operands[i].name, host[i].ptr, run->operands[i].bytes,
+                                           &buffers[i].mem)
+                 : clg_create_device_buffer(ctx, run->operands[i].name, NULL, run->operands[i].bytes, &buffers[i].mem);
     cl_event done = NULL;
     if (st == CLG_SUCCESS) st = run_on_queue(ctx, run, ctx->queue, buffers, OUTPUT_OF_LIBRARY, checked, 0, NULL, &done);
     if (st == CLG_SUCCESS) {

@@ -84,6 +84,8 @@ typedef struct clg_tuning {
                                              * work-item reduces at once, in registers */
     uint32_t bag_quantized_prefetch_ahead;  /* ... runs: a work-item prefetches the rows of its bag this many
                                              * of its bags on (0: none) */
+    /* the synchronous calls over host memory */
+    uint32_t host_inputs_in_place; /* 1: inputs read where they lie (CL_MEM_USE_HOST_PTR), not copied */
 } clg_tuning;
 
 /* One tunable: its name in profiles, where it lives, its range and, for choices, its values' names. */

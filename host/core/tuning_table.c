@@ -58,6 +58,7 @@ static const clg_tuning defaults = {
     .bag_sum_columns = 128, /* sixteen AVX2 vectors: a row of 128 values read in one pass */
     .bag_quantized_piece_values = 64,
     .bag_quantized_prefetch_ahead = 2,
+    .host_inputs_in_place = 0, /* a copy in the device's own memory */
 };
 
 /* Streaming stores need the x86 sfence builtin: only a compiler targeting x86 has it. */
@@ -66,6 +67,12 @@ static const clg_tuning defaults = {
 #else
 #define STREAM_ON_X86 ""
 #endif
+
+/* CPU runtimes whose kernels read a CL_MEM_USE_HOST_PTR buffer in the caller's memory: a host-memory
+ * call then reads its inputs where they lie instead of copying them (a whole table, for a few of its
+ * rows) into fresh pages each call (bench/RESULTS.md). Not Oclgrind (its checker reports such buffers'
+ * values as uninitialized: tests/drivers/oclgrind_use_host_ptr_uninit), nor rusticl (unmeasured). */
+#define HOST_IN_PLACE "host_inputs_in_place = 1\n"
 
 /* GPUs map adjacent work-items to adjacent memory; the quantized EmbeddingBag gives a work-item one
  * 8-value step of a unit, as the dequantizing gather does (dequant_piece_values), not a CPU's long piece
@@ -88,12 +95,12 @@ static const tuning_row rows[] = {
     /* the clang-based CPU runtimes compile the prefetch builtin and always_inline */
     {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, 1,
      "prefetch = 1\n"
-     "force_inline = 1\n" STREAM_ON_X86},
+     "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86},
     /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
     {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, 1,
      "prefetch = 1\n"
      "force_inline = 1\n"
-     "item_loops = 1\n"},
+     "item_loops = 1\n" HOST_IN_PLACE},
     /* rusticl's SPIR-V path aborts on the prefetch builtin and Oclgrind cannot run it: no hints. rusticl
      * inlines and unrolls everything (NIR): the quantized EmbeddingBag's 64-value pieces doubled its
      * builds (cli_embedding_bag 36 -> 66 s), 8 values keep them as they were (29 s); f32 sums of 128

@@ -424,3 +424,29 @@ def test_bfloat16_data(ctx):
     with pytest.raises(TypeError) as e:  # ONNX Gather-13 added bfloat16; Gather-11 does not take it
         clgather.gather(data, indices, 0, op="onnx-11", ctx=ctx)
     assert "bf16" in str(e.value)
+
+
+@pytest.mark.parametrize("byte_offset", [0, 17])
+def test_tables_in_a_read_only_memory_map_are_read_and_never_written(ctx, tmp_path, byte_offset):
+    # A model file's table mapped read-only (a write would fault): a CPU device reads 16-byte aligned host
+    # inputs where they lie (the tuning's host_inputs_in_place), other drivers and other addresses (byte
+    # offset 17) through a copy; either way the results are the reference's and the file is unchanged.
+    rng = np.random.default_rng(29)
+    rows, d = 300, 24
+    table = np.concatenate([rng.integers(0, 256, size=(rows, d), dtype=np.uint8),
+                            np.stack([rng.integers(1, 64, size=rows) / 64.0, rng.integers(-64, 64, size=rows) / 8.0],
+                                     axis=1).astype("<f4").view(np.uint8)], axis=1)
+    path = tmp_path / "table.bin"
+    path.write_bytes(bytes(byte_offset) + table.tobytes())
+    mapped = np.memmap(path, dtype=np.uint8, mode="r", offset=byte_offset, shape=table.shape)
+    assert not mapped.flags.writeable
+    indices = rng.integers(0, rows, size=40).astype(np.int64)
+    offsets = np.array([0, 7, 7, 30], dtype=np.int64)
+    bag = clgather.embedding_bag(mapped, indices, offsets, layout="fbgemm-8bit-rowwise", ctx=ctx)
+    assert same_bits(bag, clgather.reference.embedding_bag(table, indices, offsets, layout="fbgemm-8bit-rowwise"))
+    got = clgather.gather_quantized(mapped, indices, layout="fbgemm-8bit-rowwise", ctx=ctx)
+    assert same_bits(got, clgather.reference.gather_quantized(table, indices, layout="fbgemm-8bit-rowwise"))
+    floats = np.memmap(path, dtype=np.uint8, mode="r", offset=byte_offset, shape=(rows * (d + 8),))
+    assert same_bits(clgather.gather(floats, indices, 0, ctx=ctx), np.take(table.reshape(-1), indices))
+    del mapped, floats
+    assert path.read_bytes() == bytes(byte_offset) + table.tobytes()
