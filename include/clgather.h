@@ -443,13 +443,16 @@ CLG_API clg_status clg_gather_enqueue(clg_context *ctx, const clg_gather_desc *d
                                       cl_mem output, size_t output_offset, cl_uint num_events,
                                       const cl_event *wait_list, cl_event *out_event);
 
-/** Synchronous gather over host memory: inputs in, run on the context's device, copy out (for the CPU
+/** Synchronous gather over host memory: inputs in, run on the context's device, output out (for the CPU
  *  reference context it runs the reference). *_bytes give the size of each host buffer; the output
- *  is written only on success. Every synchronous call over host memory takes its inputs the same way:
- *  where the device's tuning says its driver reads host memory in place (host_inputs_in_place: PoCL and
+ *  is written only on success. Every synchronous call over host memory treats its memory the same way:
+ *  where the device's tuning says its driver uses host memory in place (host_memory_in_place: PoCL and
  *  Intel's CPU runtime), an input at a 16-byte aligned address is read where it lies, through a
- *  read-only CL_MEM_USE_HOST_PTR buffer, and never written (a read-only mapping will do); any other
- *  input is copied into a device buffer. Either way the inputs must not change until the call returns. */
+ *  read-only CL_MEM_USE_HOST_PTR buffer, and never written (a read-only mapping will do), and an output
+ *  at such an address that shares no byte with an input is written where it lies (not in verify mode);
+ *  other memory is copied through a device buffer. The kernels write an in-place output only once the
+ *  inputs have passed their checks, but should the driver fail after they ran, the call fails with the
+ *  output written. The inputs must not change until the call returns. */
 CLG_API clg_status clg_gather(clg_context *ctx, const clg_gather_desc *desc, const void *data, size_t data_bytes,
                               const void *indices, size_t indices_bytes, void *output, size_t output_bytes);
 

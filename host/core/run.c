@@ -110,6 +110,7 @@ static clg_status verify_on_host(const clg_context *ctx, const clg_run_plan *run
 typedef enum output_owner {
     OUTPUT_OF_CALLER,  /* untouched unless the call succeeds: written last, from a scratch if need be */
     OUTPUT_OF_LIBRARY, /* the synchronous call's own buffer: written directly, read only on success */
+    OUTPUT_IN_PLACE,   /* a synchronous call's host output used in place: the caller's, but the call waits */
 } output_owner;
 
 /* What one run on a queue holds: its buffers (the output possibly a scratch), the failure record,
@@ -250,7 +251,7 @@ static clg_status run_on_queue(clg_context *ctx, const clg_run_plan *run, cl_com
     const bool deferred = mode != CLG_FLAG_NO_CHECK && owner == OUTPUT_OF_CALLER && !verify &&
                           (ctx->flags & CLG_CONTEXT_DEFER_ERRORS) != 0;
     /* the kernels may write before the call knows it succeeds: then they write a scratch */
-    const bool use_scratch = owner == OUTPUT_OF_CALLER && (verify || mode == CLG_FLAG_INLINE);
+    const bool use_scratch = owner != OUTPUT_OF_LIBRARY && (verify || mode == CLG_FLAG_INLINE);
 
     queue_run q = {0};
     clg_status st = make_buffers(ctx, run, buffers, mode != CLG_FLAG_NO_CHECK, use_scratch, &q);
@@ -315,6 +316,45 @@ clg_status clg_run_reference(const clg_run_plan *run, const clg_host_buffer *hos
     return st == CLG_SUCCESS ? reference_on_host(run, host) : st;
 }
 
+/* Whether a synchronous call writes its output where the caller's memory lies: where its inputs may be
+ * read in place too (clg_host_in_place), outside verify mode (whose comparison may fail after the
+ * kernels wrote), and with no byte in common with an input (a kernel would read what it writes). */
+static bool output_in_place(const clg_context *ctx, const clg_run_plan *run, const clg_host_buffer *host)
+{
+    const int out = run->input_count;
+    const uintptr_t first = (uintptr_t)host[out].ptr, end = first + (uintptr_t)run->operands[out].bytes;
+    if (clg_context_verifies(ctx) || !clg_host_in_place(ctx, host[out].ptr)) return false;
+    for (int i = 0; i < out; ++i) {
+        const uintptr_t in = (uintptr_t)host[i].ptr;
+        if (in < end && first < in + (uintptr_t)run->operands[i].bytes) return false;
+    }
+    return true;
+}
+
+/* The output of a synchronous call copied into the caller's memory once `done` completes. */
+static clg_status read_output(cl_command_queue queue, cl_mem output, uint64_t bytes, const void *host, cl_event done)
+{
+    cl_int err = clEnqueueReadBuffer(queue, output, CL_TRUE, 0, (size_t)bytes, (void *)(uintptr_t)host, 1, &done, NULL);
+    return err == CL_SUCCESS ? CLG_SUCCESS : clg_fail_cl(err, "clEnqueueReadBuffer (output)");
+}
+
+/* An in-place output made the caller's memory's again: OpenCL promises a CL_MEM_USE_HOST_PTR buffer's
+ * contents in that memory only while it is mapped, so the call maps it once `done` completes (no copy
+ * where the driver wrote in place) and waits for the unmap, after which the driver no longer touches
+ * the memory. */
+static clg_status settle_in_place(cl_command_queue queue, cl_mem output, uint64_t bytes, cl_event done)
+{
+    cl_int err = CL_SUCCESS;
+    void *mapped = clEnqueueMapBuffer(queue, output, CL_TRUE, CL_MAP_READ, 0, (size_t)bytes, 1, &done, NULL, &err);
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueMapBuffer (output in place)");
+    cl_event unmapped = NULL;
+    err = clEnqueueUnmapMemObject(queue, output, mapped, 0, NULL, &unmapped);
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueUnmapMemObject (output in place)");
+    err = clWaitForEvents(1, &unmapped);
+    clReleaseEvent(unmapped);
+    return err == CL_SUCCESS ? CLG_SUCCESS : clg_fail_cl(err, "clWaitForEvents (output in place)");
+}
+
 clg_status clg_run_sync(clg_context *ctx, const clg_run_plan *run, const clg_host_buffer *host)
 {
     clg_status st = check_host_buffers(run, host);
@@ -332,19 +372,25 @@ clg_status clg_run_sync(clg_context *ctx, const clg_run_plan *run, const clg_hos
         checked = true;
     }
     const int count = operand_count(run), out = run->input_count;
+    const bool out_in_place = output_in_place(ctx, run, host);
     clg_buffer buffers[CLG_MAX_OPERANDS] = {{0}};
-    for (int i = 0; i < count && st == CLG_SUCCESS; ++i)
-        st = i < out
-                 ? clg_create_input_buffer(ctx, run->operands[i].name, host[i].ptr, run->operands[i].bytes,
-                                           &buffers[i].mem)
-                 : clg_create_device_buffer(ctx, run->operands[i].name, NULL, run->operands[i].bytes, &buffers[i].mem);
-    cl_event done = NULL;
-    if (st == CLG_SUCCESS) st = run_on_queue(ctx, run, ctx->queue, buffers, OUTPUT_OF_LIBRARY, checked, 0, NULL, &done);
-    if (st == CLG_SUCCESS) {
-        cl_int err = clEnqueueReadBuffer(ctx->queue, buffers[out].mem, CL_TRUE, 0, run->operands[out].bytes,
-                                         (void *)(uintptr_t)host[out].ptr, 1, &done, NULL);
-        if (err != CL_SUCCESS) st = clg_fail_cl(err, "clEnqueueReadBuffer (output)");
+    for (int i = 0; i < count && st == CLG_SUCCESS; ++i) {
+        const char *name = run->operands[i].name;
+        const uint64_t bytes = run->operands[i].bytes;
+        if (i < out)
+            st = clg_create_input_buffer(ctx, name, host[i].ptr, bytes, &buffers[i].mem);
+        else if (out_in_place)
+            st = clg_create_output_in_place(ctx, name, (void *)(uintptr_t)host[i].ptr, bytes, &buffers[i].mem);
+        else
+            st = clg_create_device_buffer(ctx, name, NULL, bytes, &buffers[i].mem);
     }
+    cl_event done = NULL;
+    if (st == CLG_SUCCESS)
+        st = run_on_queue(ctx, run, ctx->queue, buffers, out_in_place ? OUTPUT_IN_PLACE : OUTPUT_OF_LIBRARY, checked, 0,
+                          NULL, &done);
+    if (st == CLG_SUCCESS)
+        st = out_in_place ? settle_in_place(ctx->queue, buffers[out].mem, run->operands[out].bytes, done)
+                          : read_output(ctx->queue, buffers[out].mem, run->operands[out].bytes, host[out].ptr, done);
     if (done) clReleaseEvent(done);
     for (int i = count - 1; i >= 0; --i)
         if (buffers[i].mem) clReleaseMemObject(buffers[i].mem);

@@ -94,7 +94,7 @@ static const clg_tunable tunables[] = {
      "quantized EmbeddingBag: values of a unit a work-item reduces at once"},
     KERNEL(bag_quantized_prefetch_ahead, "QBAG_PREFETCH_AHEAD", 0, 1u << 10,
            "quantized EmbeddingBag runs: the work-item's bag, this many on, whose rows it prefetches (0: none)"),
-    COUNT(host_inputs_in_place, 0, 1, "host-memory calls: inputs read in the caller's memory, not copied"),
+    COUNT(host_memory_in_place, 0, 1, "host-memory calls: inputs and output used in the caller's memory, not copied"),
 };
 
 const clg_tunable *clg_tunables(size_t *count)

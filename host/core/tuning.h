@@ -85,7 +85,7 @@ typedef struct clg_tuning {
     uint32_t bag_quantized_prefetch_ahead;  /* ... runs: a work-item prefetches the rows of its bag this many
                                              * of its bags on (0: none) */
     /* the synchronous calls over host memory */
-    uint32_t host_inputs_in_place; /* 1: inputs read where they lie (CL_MEM_USE_HOST_PTR), not copied */
+    uint32_t host_memory_in_place; /* 1: inputs read, the output written, where they lie (USE_HOST_PTR) */
 } clg_tuning;
 
 /* One tunable: its name in profiles, where it lives, its range and, for choices, its values' names. */

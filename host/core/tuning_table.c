@@ -58,7 +58,7 @@ static const clg_tuning defaults = {
     .bag_sum_columns = 128, /* sixteen AVX2 vectors: a row of 128 values read in one pass */
     .bag_quantized_piece_values = 64,
     .bag_quantized_prefetch_ahead = 2,
-    .host_inputs_in_place = 0, /* a copy in the device's own memory */
+    .host_memory_in_place = 0, /* a copy in the device's own memory */
 };
 
 /* Streaming stores need the x86 sfence builtin: only a compiler targeting x86 has it. */
@@ -68,11 +68,11 @@ static const clg_tuning defaults = {
 #define STREAM_ON_X86 ""
 #endif
 
-/* CPU runtimes whose kernels read a CL_MEM_USE_HOST_PTR buffer in the caller's memory: a host-memory
- * call then reads its inputs where they lie instead of copying them (a whole table, for a few of its
- * rows) into fresh pages each call (bench/RESULTS.md). Not Oclgrind (its checker reports such buffers'
+/* CPU runtimes whose kernels use a CL_MEM_USE_HOST_PTR buffer in the caller's memory: a host-memory
+ * call then reads its inputs and writes its output where they lie instead of copying them (a whole
+ * table, for a few of its rows) through fresh pages each call (bench/RESULTS.md). Not Oclgrind (its checker reports such buffers'
  * values as uninitialized: tests/drivers/oclgrind_use_host_ptr_uninit), nor rusticl (unmeasured). */
-#define HOST_IN_PLACE "host_inputs_in_place = 1\n"
+#define HOST_IN_PLACE "host_memory_in_place = 1\n"
 
 /* GPUs map adjacent work-items to adjacent memory; the quantized EmbeddingBag gives a work-item one
  * 8-value step of a unit, as the dequantizing gather does (dequant_piece_values), not a CPU's long piece

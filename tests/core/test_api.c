@@ -448,6 +448,42 @@ START_TEST(caller_host_pointer_buffers_for_the_dequantizing_gather)
 }
 END_TEST
 
+START_TEST(host_memory_output_beside_or_over_an_input)
+{
+    /* A synchronous call's output in the caller's memory: right after the data (no byte shared: written in
+     * place where the tuning allows), then over the data's first rows (a kernel must not read what it
+     * writes: copied out after it, so the result is the one of the data as passed). Bit for bit the
+     * reference's of the original data, each time. */
+    clg_context *ctx = support_cl_context();
+    enum { ROWS = 32, COLS = 16, PICKED = 8 };
+    const size_t data_bytes = sizeof(float) * ROWS * COLS, out_bytes = sizeof(float) * PICKED * COLS;
+    const int64_t ds[] = {ROWS, COLS}, is[] = {PICKED};
+    const clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    const int32_t idx[PICKED] = {31, 0, 5, 5, -1, 12, 3, 20};
+    unsigned char *block;
+    float *data = (float *)(void *)at_modulo_64(data_bytes + out_bytes, 0, &block);
+    float original[ROWS * COLS], want[PICKED * COLS];
+    for (int k = 0; k < ROWS * COLS; ++k) original[k] = (float)(k * 3 - 700) / 8.0f;
+    ck_assert_int_eq(clg_gather_reference(&d, original, data_bytes, idx, sizeof idx, want, out_bytes), CLG_SUCCESS);
+    memcpy(data, original, data_bytes);
+    float *beside = data + ROWS * COLS;
+    memset(beside, POISON_BYTE, out_bytes);
+    ck_assert_int_eq(clg_gather(ctx, &d, data, data_bytes, idx, sizeof idx, beside, out_bytes), CLG_SUCCESS);
+    ck_assert_mem_eq(beside, want, out_bytes);
+    ck_assert_mem_eq(data, original, data_bytes);
+    ck_assert_int_eq(clg_gather(ctx, &d, data, data_bytes, idx, sizeof idx, data, out_bytes), CLG_SUCCESS);
+    ck_assert_mem_eq(data, want, out_bytes);
+    ck_assert_mem_eq(data + PICKED * COLS, original + PICKED * COLS, data_bytes - out_bytes);
+    /* and a bad index leaves an output beside the data untouched */
+    const int32_t bad[PICKED] = {31, 0, 5, 5, -1, 12, 3, ROWS};
+    memset(beside, POISON_BYTE, out_bytes);
+    ck_assert_int_eq(clg_gather(ctx, &d, original, data_bytes, bad, sizeof bad, beside, out_bytes),
+                     CLG_ERR_INDEX_OUT_OF_RANGE);
+    for (size_t k = 0; k < out_bytes; ++k) ck_assert_uint_eq(((unsigned char *)beside)[k], POISON_BYTE);
+    free(block);
+}
+END_TEST
+
 START_TEST(names_round_trip)
 {
     for (int t = 1; t < CLG_DTYPE_COUNT; ++t) ck_assert_int_eq(clg_dtype_from_name(clg_dtype_name((clg_dtype)t)), t);
@@ -547,6 +583,7 @@ int main(void)
     tcase_add_test(tc, caller_host_pointer_buffers_with_low_alignment);
     tcase_add_test(tc, caller_host_pointer_tables_for_embedding_bag);
     tcase_add_test(tc, caller_host_pointer_buffers_for_the_dequantizing_gather);
+    tcase_add_test(tc, host_memory_output_beside_or_over_an_input);
     tcase_add_test(tc, names_round_trip);
     tcase_add_test(tc, one_context_many_threads);
     suite_add_tcase(s, tc);

@@ -429,7 +429,7 @@ def test_bfloat16_data(ctx):
 @pytest.mark.parametrize("byte_offset", [0, 17])
 def test_tables_in_a_read_only_memory_map_are_read_and_never_written(ctx, tmp_path, byte_offset):
     # A model file's table mapped read-only (a write would fault): a CPU device reads 16-byte aligned host
-    # inputs where they lie (the tuning's host_inputs_in_place), other drivers and other addresses (byte
+    # inputs where they lie (the tuning's host_memory_in_place), other drivers and other addresses (byte
     # offset 17) through a copy; either way the results are the reference's and the file is unchanged.
     rng = np.random.default_rng(29)
     rows, d = 300, 24

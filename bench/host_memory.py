@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""What a host-memory call pays for its inputs: clgather's numpy calls on three of the benchmark's large
-shapes, with the inputs read where they lie (the tuning's host_inputs_in_place, on by default on PoCL and
-Intel's CPU runtime) and with them copied into fresh device buffers each call (host_inputs_in_place = 0,
-as before 2026-11-28 and on every other driver). One process, two contexts on the same device, rounds
+"""What a host-memory call pays for its memory: clgather's numpy calls on three of the benchmark's large
+shapes, with the inputs read and the output written where they lie (the tuning's host_memory_in_place,
+on by default on PoCL and Intel's CPU runtime) and with them copied through fresh device buffers each
+call (host_memory_in_place = 0, as before 2026-11-28 and on every other driver). One process, two contexts on the same device, rounds
 alternating them (copy, in place, in place, copy); PyTorch's call on the same arrays beside them where
 torch is installed.
 
@@ -14,7 +14,7 @@ torch is installed.
 Each figure is the median over rounds of a round's median call, in ms. The arrays are numpy's, in the
 pages numpy gives large arrays (transparent huge pages where the system allows madvise).
 
-Usage: python3 bench/host_inputs.py [--rounds N] [--calls N] [--device SPEC] [--case NAME]..."""
+Usage: python3 bench/host_memory.py [--rounds N] [--calls N] [--device SPEC] [--case NAME]..."""
 
 import argparse
 import statistics
@@ -85,7 +85,7 @@ def main():
 
     in_place = clgather.Context(args.device)
     copying = clgather.Context(args.device)
-    st = _lib.lib.clg_context_set_tuning(copying.handle, b"host_inputs_in_place = 0\n")
+    st = _lib.lib.clg_context_set_tuning(copying.handle, b"host_memory_in_place = 0\n")
     if st != 0:
         raise SystemExit(f"host_inputs.py: clg_context_set_tuning failed ({st})")
     cases = make_cases(np.random.default_rng(1))
