@@ -70,8 +70,9 @@ static const clg_tuning defaults = {
 
 /* CPU runtimes whose kernels use a CL_MEM_USE_HOST_PTR buffer in the caller's memory: a host-memory
  * call then reads its inputs and writes its output where they lie instead of copying them (a whole
- * table, for a few of its rows) through fresh pages each call (bench/RESULTS.md). Not Oclgrind (its checker reports such buffers'
- * values as uninitialized: tests/drivers/oclgrind_use_host_ptr_uninit), nor rusticl (unmeasured). */
+ * table, for a few of its rows) through fresh pages each call (bench/RESULTS.md). Not Oclgrind (its
+ * checker reports such buffers' values as uninitialized: tests/drivers/oclgrind_use_host_ptr_uninit),
+ * nor rusticl (unmeasured). */
 #define HOST_IN_PLACE "host_memory_in_place = 1\n"
 
 /* GPUs map adjacent work-items to adjacent memory; the quantized EmbeddingBag gives a work-item one

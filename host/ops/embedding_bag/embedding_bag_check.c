@@ -13,13 +13,9 @@
 /* Positions the checks read: the bag structure's values, then the indices. */
 static uint64_t checked_positions(const clg_embedding_bag_plan *p) { return p->bags_count + p->L; }
 
-/* The failure at position `pos` (bag structure first, then indices), clamped values as the kernel sees them. */
+/* The failure at bag-structure position `pos`, clamped values as the kernel sees them. */
 clg_bag_failure clg_bag_judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos)
 {
-    if (pos >= p->bags_count) {
-        const int64_t v = clg_bag_read_int(inputs[1], p->index_type, pos - p->bags_count);
-        return v < 0 || (uint64_t)v >= p->N ? CLG_BAG_INDEX_OUT_OF_RANGE : CLG_BAG_VALID;
-    }
     const int64_t v = clg_bag_read_int(inputs[2], p->bags_type, pos);
     const int64_t prev = pos > 0 ? clg_bag_read_int(inputs[2], p->bags_type, pos - 1) : 0;
     if (p->form == CLG_BAG_OFFSETS) {

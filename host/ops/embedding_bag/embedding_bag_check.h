@@ -21,7 +21,8 @@ typedef enum clg_bag_failure {
     CLG_BAG_OFFSET_NOT_END,       /* the table-batched call with include_last_offset: the last offset is not L */
 } clg_bag_failure;
 
-/* The failure at checked position pos (the bag structure first, then the indices against p->N). */
+/* The failure at position pos < p->bags_count of the bag structure (offsets or segment ids); the indices'
+ * rule is clg_bag_first_index_outside's (embedding_bag_values.h). */
 clg_bag_failure clg_bag_judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos);
 
 /* Enqueue check kernel `name` (check_bags over chunks, or locate_bad_bag on one item) over p's positions:
