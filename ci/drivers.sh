@@ -100,7 +100,7 @@ if wanted oclgrind; then
   echo "Oclgrind: no data race, uninitialized read, out-of-bounds access, divergence or API error reported"
 fi
 
-echo "== driver reproducers (tests/drivers/expected.txt)"
+echo "== driver reproducers (tests/drivers/expected.txt; CPU: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(if grep -q avx512f /proc/cpuinfo; then echo AVX-512; else echo 'no AVX-512'; fi))"
 start=$(date +%s)
 failures=0
 for impl in pocl intel rusticl oclgrind; do
@@ -121,8 +121,10 @@ for impl in pocl intel rusticl oclgrind; do
     set -e
     got=PASS
     [ "$rc" -eq 0 ] || got=FAIL
+    # EITHER: a bug whose appearance depends on the CPU the driver compiles for (the reproducer's README
+    # says where it was seen); the outcome is printed, and neither counts as a difference
     printf '  %-30s %-9s %s (expected %s)\n' "$name" "$impl" "$got" "$want"
-    [ "$got" = "$want" ] || failures=$((failures + 1))
+    [ "$got" = "$want" ] || [ "$want" = EITHER ] || failures=$((failures + 1))
   done
 done
 timings+=("reproducers: $(($(date +%s) - start)) s")
