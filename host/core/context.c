@@ -26,9 +26,6 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_work_group_size,
                     &ctx->max_work_group_size, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units, &ctx->compute_units, NULL);
-    if (clGetDeviceInfo(ctx->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof ctx->native_float_lanes,
-                        &ctx->native_float_lanes, NULL) != CL_SUCCESS)
-        ctx->native_float_lanes = 0;
     cl_ulong local_bytes = 0;
     cl_device_local_mem_type local_type = CL_GLOBAL;
     clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL);

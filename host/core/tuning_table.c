@@ -84,30 +84,21 @@ static const clg_tuning defaults = {
 
 #define ANY_DRIVER (-1)
 
-/* PoCL's CPU device, whatever its vector width */
-#define POCL_CPU     \
-    "prefetch = 1\n" \
-    "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86
-
 typedef struct tuning_row {
     const char *name;
     int driver; /* a clg_driver, or ANY_DRIVER */
     cl_device_type types;
-    cl_uint min_float_lanes; /* the device's CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT at least this (0: any) */
     int measured;
     const char *entries; /* what differs from the defaults, as profile lines */
 } tuning_row;
 
 static const tuning_row rows[] = {
-    /* the clang-based CPU runtimes compile the prefetch builtin and always_inline. CPUs with 512-bit
-     * vectors have 32 registers: a 128-value row of the quantized EmbeddingBag in one pass (with 16 it
-     * spills), and rows asked for one at a time only (bench/RESULTS.md, a Zen 4 guest) */
-    {"pocl-cpu-wide", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, 16, 1,
-     POCL_CPU "bag_quantized_piece_values = 128\n"
-              "bag_quantized_prefetch_ahead = 0\n"},
-    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, 0, 1, POCL_CPU},
+    /* the clang-based CPU runtimes compile the prefetch builtin and always_inline */
+    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, 1,
+     "prefetch = 1\n"
+     "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86},
     /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
-    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, 0, 1,
+    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, 1,
      "prefetch = 1\n"
      "force_inline = 1\n"
      "item_loops = 1\n" HOST_IN_PLACE},
@@ -115,35 +106,35 @@ static const tuning_row rows[] = {
      * inlines and unrolls everything (NIR): the quantized EmbeddingBag's 64-value pieces doubled its
      * builds (cli_embedding_bag 36 -> 66 s), 8 values keep them as they were (29 s); f32 sums of 128
      * columns a pass more than doubled them too (test_embedding_bag_examples 33 -> 166 s) */
-    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 0, 1,
+    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 1,
      "bag_quantized_piece_values = 8\n"
      "bag_sum_columns = 32\n"},
-    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, 0, 1, GPU}, /* Oclgrind reports the GPU type */
-    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, 0, 1, ""},
+    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, 1, GPU}, /* Oclgrind reports the GPU type */
+    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, 1, ""},
     /* each super-block item decodes its sub-block's scales again: 16 values an item halve that work (an
      * H200: q4_K 0.46 -> 0.60 of copy, q6_K 0.44 -> 0.58, iq4_xs 0.37 -> 0.47), where the 32-value
      * layouts lose (ONNX Runtime's 4-bit 0.67 -> 0.38): bench/RESULTS.md */
-    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, 0, 1, GPU "dequant_super_piece_values = 16\n"},
+    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, 1, GPU "dequant_super_piece_values = 16\n"},
     /* AMD's guide: wavefronts of 64 (RDNA: 32 or 64), groups of 256, at least 4 waves a compute unit
      * in flight; 64-byte cache lines */
-    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, 0, 0,
+    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 32\n"},
     /* Intel's GPU guide: a compute unit is one EU (hundreds of them), SIMD8 to SIMD32, groups of 256,
      * 64-byte cache lines */
-    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, 0, 0,
+    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 8\n"},
-    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, 0, 0, GPU},
-    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, 0, 0, ""},
+    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, 0, GPU},
+    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, 0, ""},
 };
 
-static const tuning_row *row_for(const clg_device_info *info, clg_driver driver, cl_uint float_lanes)
+static const tuning_row *row_for(const clg_device_info *info, clg_driver driver)
 {
     const size_t count = sizeof rows / sizeof rows[0];
     size_t i = 0;
-    while (i + 1 < count && !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) &&
-                              (rows[i].types & info->type) != 0 && float_lanes >= rows[i].min_float_lanes))
+    while (i + 1 < count &&
+           !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) && (rows[i].types & info->type) != 0))
         ++i;
     return &rows[i];
 }
@@ -154,10 +145,10 @@ static clg_status row_tuning(const tuning_row *row, clg_tuning *tuning)
     return clg_tuning_parse(row->entries, tuning);
 }
 
-void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, cl_uint float_lanes, clg_tuning *tuning,
-                           const char **row, int *measured)
+void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, clg_tuning *tuning, const char **row,
+                           int *measured)
 {
-    const tuning_row *r = row_for(info, driver, float_lanes);
+    const tuning_row *r = row_for(info, driver);
     /* every row parses (test_tuning checks them all): the defaults alone are only a safeguard */
     if (row_tuning(r, tuning) != CLG_SUCCESS) *tuning = defaults;
     *row = r->name;

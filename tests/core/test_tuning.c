@@ -42,22 +42,19 @@ START_TEST(rows_follow_implementation_and_device_type)
         cl_device_type type;
         const char *row;
         uint32_t mapping;
-        cl_uint float_lanes; /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT (0 where the case leaves it out) */
     } cases[] = {
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, 8},
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu-wide", CLG_MAPPING_RUNS, 16},
-        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, 16},
-        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, 0},
-        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS, 0},
-        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS, 0},
-        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT, 0},
-        {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT, 0},
-        {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT, 0},
-        {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT, 0},
-        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, 0},
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, 0},
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS, 0}, /* as the device type chose */
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS, 0},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS},
+        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS},
+        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT},
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS}, /* as the device type chose */
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         clg_device_info info;
@@ -66,7 +63,7 @@ START_TEST(rows_follow_implementation_and_device_type)
         clg_tuning t;
         const char *row = NULL;
         int measured = -1;
-        clg_tuning_from_table(&info, cases[i].driver, cases[i].float_lanes, &t, &row, &measured);
+        clg_tuning_from_table(&info, cases[i].driver, &t, &row, &measured);
         ck_assert_str_eq(row, cases[i].row);
         ck_assert_uint_eq(t.mapping, cases[i].mapping);
         ck_assert_int_eq(measured, strcmp(row, "amd-gpu") && strcmp(row, "intel-gpu") && strncmp(row, "other", 5));
