@@ -89,6 +89,13 @@ static const unsigned char *row_of(size_t i)
     return job.tables + (t * s->rows + (size_t)job.indices[i]) * job.row_bytes;
 }
 
+/* Where bag k's sums go: bag k % bags of table k / bags, in the output's [bags, tables * width] layout. */
+static float *bag_output(size_t k)
+{
+    const shape *s = job.shape;
+    return job.out + (k % s->bags) * s->tables * s->width + k / s->bags * s->width;
+}
+
 static void prefetch_row(size_t i)
 {
     const unsigned char *row = row_of(i);
@@ -151,11 +158,10 @@ static inline __attribute__((always_inline)) void reduce_bags(size_t begin, size
                                                               const size_t groups, const size_t pass)
 {
     const shape *s = job.shape;
-    const size_t K = s->per_bag, D = s->width;
+    const size_t K = s->per_bag;
     for (size_t k = begin; k < end; ++k) {
         if (v->bags_ahead && k + v->bags_ahead < end)
             for (size_t i = (k + v->bags_ahead) * K; i < (k + v->bags_ahead + 1) * K; ++i) prefetch_row(i);
-        const size_t t = k / s->bags, b = k % s->bags;
         for (size_t g0 = 0; g0 < groups; g0 += pass) {
             lanes8 acc[PASS_GROUPS_F32];
 #pragma GCC unroll 16
@@ -164,7 +170,7 @@ static inline __attribute__((always_inline)) void reduce_bags(size_t begin, size
                 if (g0 == 0 && v->rows_ahead && i + v->rows_ahead < end * K) prefetch_row(i + v->rows_ahead);
                 add_row(acc, i, g0, pass);
             }
-            memcpy(job.out + b * s->tables * D + t * D + 8 * g0, acc, 8 * pass * sizeof(float));
+            memcpy(bag_output(k) + 8 * g0, acc, 8 * pass * sizeof(float));
         }
     }
 }
@@ -177,7 +183,6 @@ static void reduce_bags_wide(size_t begin, size_t end, const variant *v)
     const shape *s = job.shape;
     const size_t K = s->per_bag, D = s->width, vectors = D / 16;
     for (size_t k = begin; k < end; ++k) {
-        const size_t t = k / s->bags, b = k % s->bags;
         __m512 acc[8];
 #pragma GCC unroll 8
         for (size_t g = 0; g < 8; ++g) acc[g] = _mm512_setzero_ps();
@@ -196,7 +201,7 @@ static void reduce_bags_wide(size_t begin, size_t end, const variant *v)
                     acc[g] = _mm512_add_ps(acc[g], _mm512_add_ps(_mm512_mul_ps(q, sv), bv));
                 }
         }
-        for (size_t g = 0; g < vectors; ++g) _mm512_storeu_ps(job.out + b * s->tables * D + t * D + 16 * g, acc[g]);
+        for (size_t g = 0; g < vectors; ++g) _mm512_storeu_ps(bag_output(k) + 16 * g, acc[g]);
     }
 }
 #endif
