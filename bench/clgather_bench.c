@@ -4,7 +4,7 @@
  *
  *   clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]
  *                  [--ref-repeat N] [--no-verify] [--mapping auto|runs|adjacent] [--offsets64]
- *                  [--stream auto|on|off] [--kernel NAME] [--cases FILE] [--list [--json]]
+ *                  [--stream auto|on|off] [--kernel NAME] [--cases FILE] [--versus PROFILE] [--list [--json]]
  *
  * The cases are bench/cases.txt, compiled in (--cases FILE reads another table); bench/peers.py and
  * bench/torch_cuda.py read the same file. --scale multiplies the dimensions each case's scale= field
@@ -29,6 +29,11 @@
  * so a case and its ceiling see the same seconds of a shared machine; tiny is likewise held against
  * empty-kernel round trips interleaved with its calls, and onnx-checked against the same call
  * with the policy overridden to zeros (no index check) interleaved with it.
+ *
+ * --versus PROFILE: every timed run is paired with a run under the context's tuning with PROFILE's
+ * `name = value` lines applied over it, their order alternating pair by pair, and each case reports
+ * the median of the pairs' ratios (other / base, primary time). Runs a second apart see the same
+ * machine, so the ratio holds still where a shared machine's medians drift between processes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "case_table.h"
@@ -75,6 +80,12 @@ typedef struct case_result {
     long long huge_page_bytes; /* the process's memory in transparent huge pages with the case's buffers
                                 * alive (page_facts.h), -1 unknown */
     char note_text[160];       /* r->note's storage where the note is made here */
+    /* --versus: the same calls under the other tuning, each run paired with one of the base tuning's
+     * (their order alternating); the ratios are each pair's other / base, of the primary time */
+    int versus_verified;        /* as verified, of the other tuning's output */
+    const char *versus_variant; /* the kernel variant its calls ran */
+    double versus_kernel_median, versus_wall_median, versus_median;
+    double versus_ratio_median, versus_ratio_min, versus_ratio_max;
 } case_result;
 
 /* The family of kernel variant `name` ("" for none). */
@@ -168,7 +179,36 @@ typedef struct bench_env {
     int64_t quant_block_size;  /* --block-size: the ONNX Runtime cases' block size (0: their own, 32) */
     char tuning_table[128];    /* the tuning table's row, "ROW (measured)" or "ROW (untested)" */
     char tuning_profile[4200]; /* the stored or named profile applied ("" for none) */
+    /* --versus FILE: the context's whole tuning text, and the same with FILE's lines applied over it
+     * (NULL without --versus) */
+    const char *versus_path;
+    char *base_tuning, *versus_tuning;
 } bench_env;
+
+/* --versus FILE: the context's tuning text as it stands (after --mapping, --stream), and the same with
+ * FILE's lines applied over it, which the library checks line by line. Leaves the context as it was. */
+static void set_up_versus(bench_env *env, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) DIE("--versus: cannot read %s: %s", path, strerror(errno));
+    char *lines = xmalloc(65536);
+    const size_t n = fread(lines, 1, 65535, f);
+    const int more = fgetc(f) != EOF;
+    fclose(f);
+    if (more) DIE("--versus: %s is longer than a profile (64 KiB)", path);
+    lines[n] = '\0';
+    size_t length = 0;
+    clg_context_tuning(env->ctx, NULL, 0, &length);
+    env->base_tuning = xmalloc(length + 1);
+    check_clg(clg_context_tuning(env->ctx, env->base_tuning, length + 1, NULL), "clg_context_tuning");
+    check_clg(clg_context_set_tuning(env->ctx, lines), path);
+    clg_context_tuning(env->ctx, NULL, 0, &length);
+    env->versus_tuning = xmalloc(length + 1);
+    check_clg(clg_context_tuning(env->ctx, env->versus_tuning, length + 1, NULL), "clg_context_tuning");
+    check_clg(clg_context_set_tuning(env->ctx, env->base_tuning), "clg_context_set_tuning");
+    env->versus_path = path;
+    free(lines);
+}
 
 /* The tuning the context runs with, from the first lines of clg_context_tuning's text. */
 static void read_tuning_origin(bench_env *env)
@@ -355,6 +395,42 @@ static double timed_call(bench_env *env, const char *name, const case_inputs *in
     return wall;
 }
 
+/* --versus: the context under one of its two tunings (the programs of both stay cached). */
+static void use_tuning(bench_env *env, const char *tuning)
+{
+    check_clg(clg_context_set_tuning(env->ctx, tuning), env->versus_path);
+}
+
+/* --versus: one call under the other tuning, after the same eviction (or round trip) as a base run. */
+static void versus_call(bench_env *env, const char *name, const case_inputs *in, const cl_mem *buffers, int is_tiny,
+                        double *kernel_s, double *wall_s)
+{
+    use_tuning(env, env->versus_tuning);
+    if (is_tiny)
+        empty_roundtrip(env);
+    else
+        flush_cache(env);
+    *wall_s = timed_call(env, name, in, buffers, kernel_s);
+    use_tuning(env, env->base_tuning);
+}
+
+/* --versus: the other tuning's medians, and the paired ratios of the primary time. */
+static void summarize_versus(case_result *res, int wall, const double *tk, const double *tw, double *vk, double *vw,
+                             int n)
+{
+    double *ratio = xmalloc(sizeof(double) * (size_t)n);
+    for (int r = 0; r < n; ++r) ratio[r] = wall ? vw[r] / tw[r] : vk[r] / tk[r];
+    res->versus_ratio_min = min_of(ratio, n);
+    res->versus_ratio_max = ratio[0];
+    for (int r = 1; r < n; ++r)
+        if (ratio[r] > res->versus_ratio_max) res->versus_ratio_max = ratio[r];
+    res->versus_ratio_median = median_of(ratio, n);
+    res->versus_kernel_median = median_of(vk, n);
+    res->versus_wall_median = median_of(vw, n);
+    res->versus_median = wall ? res->versus_wall_median : res->versus_kernel_median;
+    free(ratio);
+}
+
 /* A case: its inputs (case_table.h), the CPU reference timed, two warm-up calls (they build and cache
  * the specialization) and a check of the output bit for bit, then the timed calls, each after an
  * evicting copy. tiny: an empty-kernel round trip next to each call instead, so both see the same
@@ -384,6 +460,16 @@ static void run_case(bench_env *env, const case_spec *c, int repeat, int ref_rep
     buffers[in.count] = poisoned_output(env, in.out_bytes);
     for (int w = 0; w < 2; ++w) timed_call(env, c->name, &in, buffers, NULL);
     res->verified = verify ? output_matches(env, buffers[in.count], expect, in.out_bytes) : 0;
+    res->variant = clg_testing_last_variant(env->ctx); /* the variant its calls run, before --versus runs any */
+    if (env->versus_tuning) { /* its warm-up calls, into the output poisoned again, and its check */
+        clReleaseMemObject(buffers[in.count]);
+        buffers[in.count] = poisoned_output(env, in.out_bytes);
+        use_tuning(env, env->versus_tuning);
+        for (int w = 0; w < 2; ++w) timed_call(env, c->name, &in, buffers, NULL);
+        res->versus_verified = verify ? output_matches(env, buffers[in.count], expect, in.out_bytes) : 0;
+        res->versus_variant = clg_testing_last_variant(env->ctx);
+        use_tuning(env, env->base_tuning);
+    }
     free(expect);
 
     const int is_tiny = strcmp(c->name, "tiny") == 0;
@@ -393,15 +479,22 @@ static void run_case(bench_env *env, const case_spec *c, int repeat, int ref_rep
     const int reps = is_tiny ? (repeat * 20 > 200 ? repeat * 20 : 200) : repeat;
     double *tk = xmalloc(sizeof(double) * (size_t)reps), *tw = xmalloc(sizeof(double) * (size_t)reps);
     double *tf = xmalloc(sizeof(double) * (size_t)reps), *tu = xmalloc(sizeof(double) * (size_t)reps);
+    double *vk = xmalloc(sizeof(double) * (size_t)reps), *vw = xmalloc(sizeof(double) * (size_t)reps);
     settle(env);
     for (int r = 0; r < reps; ++r) {
+        if (env->versus_tuning && r % 2) /* odd pairs: the other tuning's run first */
+            versus_call(env, c->name, &in, buffers, is_tiny, &vk[r], &vw[r]);
         if (checked) {
             flush_cache(env);
             tu[r] = timed_call(env, c->name, &unchecked, buffers, NULL);
         }
         tf[r] = is_tiny ? empty_roundtrip(env) : flush_cache(env);
         tw[r] = timed_call(env, c->name, &in, buffers, &tk[r]);
+        if (env->versus_tuning && r % 2 == 0) versus_call(env, c->name, &in, buffers, is_tiny, &vk[r], &vw[r]);
     }
+    if (env->versus_tuning) summarize_versus(res, c->primary == PRIMARY_WALL, tk, tw, vk, vw, reps);
+    free(vk);
+    free(vw);
     summarize_times(res, tk, tw, reps);
     if (is_tiny)
         res->adjacent_empty_rt = median_of(tf, reps);
@@ -500,6 +593,10 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
         json_string(f, env->tuning_profile);
     else
         fputs("null", f);
+    if (env->versus_path) {
+        fputs(", \"versus\": ", f);
+        json_string(f, env->versus_path);
+    }
     fputs("}", f);
     char thp[16], hugetlb[16];
     fputs(",\n  \"pages\": {\"transparent_huge_pages\": ", f);
@@ -574,6 +671,26 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
         fputs(", \"cpu_ref_median_s\": ", f);
         json_number(f, r->ref_median);
         if (r->huge_page_bytes >= 0) fprintf(f, ", \"huge_page_bytes\": %lld", r->huge_page_bytes);
+        if (env->versus_tuning) {
+            fputs(", \"versus\": {\"median_s\": ", f);
+            json_number(f, r->versus_median);
+            fputs(", \"kernel_median_s\": ", f);
+            json_number(f, r->versus_kernel_median);
+            fputs(", \"wall_median_s\": ", f);
+            json_number(f, r->versus_wall_median);
+            fputs(", \"ratio_median\": ", f);
+            json_number(f, r->versus_ratio_median);
+            fputs(", \"ratio_min\": ", f);
+            json_number(f, r->versus_ratio_min);
+            fputs(", \"ratio_max\": ", f);
+            json_number(f, r->versus_ratio_max);
+            fputs(", \"variant\": ", f);
+            json_string(f, r->versus_variant ? r->versus_variant : "");
+            fprintf(f, ", \"verified\": %s}",
+                    r->versus_verified > 0   ? "true"
+                    : r->versus_verified < 0 ? "false"
+                                             : "null");
+        }
         fprintf(f, ", \"repeats\": %d, \"verified\": %s, \"index_fnv1a\": \"%016" PRIx64 "\"}", r->repeats,
                 r->verified > 0   ? "true"
                 : r->verified < 0 ? "false"
@@ -590,7 +707,7 @@ static void usage(FILE *f)
             "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]\n"
             "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|adjacent] [--offsets64]\n"
             "                      [--stream auto|on|off] [--kernel NAME] [--block-size N] [--no-first-call]\n"
-            "                      [--cases FILE] [--list [--json]]\n"
+            "                      [--cases FILE] [--versus PROFILE] [--list [--json]]\n"
             "--mapping, --stream: the tuning's mapping, and its streaming-store thresholds at none or all\n"
             "--kernel NAME: force kernel variant NAME on its operations, on its mapping; cases of those operations\n"
             "    it does not apply to are reported as such, cases of other operations run as usual\n"
@@ -598,6 +715,8 @@ static void usage(FILE *f)
             "    1 GiB on a GPU, 4x the last-level cache on a CPU, as its buffers fit; default 1 (the table's sizes)\n"
             "--block-size N: the ONNX Runtime dequantizing cases (layout ort-u4, ort-u8) with blocks of N values\n"
             "--cases FILE: read the cases from FILE instead of the built-in bench/cases.txt\n"
+            "--versus PROFILE: pair each timed run with one under the tuning with PROFILE's `name = value` lines\n"
+            "    applied, order alternating; reports the median of the pairs' ratios (other / base)\n"
             "--list: the case names, one a line; with --json, the whole table as JSON\n"
             "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
@@ -657,7 +776,8 @@ int main(int argc, char **argv)
     const char *device_spec = NULL, *json_path = NULL;
     int repeat = 15, ref_repeat = 3, verify = 1, offsets64 = 0, first_call = 1;
     const char *mapping = NULL, *stream = NULL, *forced_variant = NULL; /* NULL: the tuning's, the launchers' */
-    int64_t quant_block_size = 0, scale_request = 1;                    /* scale_request 0: --scale auto */
+    const char *versus_path = NULL;
+    int64_t quant_block_size = 0, scale_request = 1; /* scale_request 0: --scale auto */
     int list = 0, list_as_json = 0;
     /* the table first, so that --case and --list see the one --cases names */
     const char *cases_path = NULL;
@@ -714,6 +834,8 @@ int main(int argc, char **argv)
                                          : NULL;
             if (!stream && strcmp(v, "auto")) DIE("--stream wants auto, on or off");
             ++i;
+        } else if (!strcmp(a, "--versus")) {
+            versus_path = v, ++i;
         } else if (!strcmp(a, "--kernel")) {
             forced_variant = v, ++i; /* checked once the context exists */
         } else if (!strcmp(a, "--block-size")) {
@@ -755,6 +877,7 @@ int main(int argc, char **argv)
     if (stream) check_clg(clg_context_set_tuning(env.ctx, stream), "--stream");
     if (offsets64) clg_testing_force_offsets64(env.ctx, 1);
     if (forced_variant) check_clg(clg_testing_force_variant(env.ctx, forced_variant), "--kernel");
+    if (versus_path) set_up_versus(&env, versus_path);
     env.cl_ctx = clg_context_cl_context(env.ctx);
     env.device = clg_context_cl_device(env.ctx);
     env.max_alloc = (size_t)info.max_alloc_bytes;
@@ -792,6 +915,9 @@ int main(int argc, char **argv)
            env.tuning_profile);
     printf("repeat:  %d timed runs per case after 2 warm-up runs (tiny: %d); CPU reference: %d runs\n", repeat,
            repeat * 20 > 200 ? repeat * 20 : 200, ref_repeat);
+    if (versus_path)
+        printf("versus:  each timed run paired with one under %s applied over that tuning, order alternating\n",
+               versus_path);
     if (scale_request)
         printf("scale:   %lld (each case's scaled dimensions times %lld)\n", (long long)scale_request,
                (long long)scale_request);
@@ -830,7 +956,6 @@ int main(int argc, char **argv)
         r->scale = cs->scale;
         clg_testing_forget_variant(env.ctx);
         run_case(&env, cs, repeat, ref_repeat, verify, r);
-        r->variant = clg_testing_last_variant(env.ctx);
         if (r->available && forced_variant && strcmp(r->variant, forced_variant) &&
             !strcmp(variant_family(r->variant), variant_family(forced_variant))) {
             snprintf(r->note_text, sizeof r->note_text, "--kernel %s does not apply to this case (it ran %s)",
@@ -873,6 +998,13 @@ int main(int argc, char **argv)
                : r->verified < 0 ? "MISMATCH"
                                  : "-",
                note);
+        if (versus_path)
+            printf("%-18s %9s %9.3fms %9s %9.3fms   versus: pairs' median %.3f (%.2f-%.2f) %s\n", "", "",
+                   r->versus_kernel_median * 1e3, "", r->versus_wall_median * 1e3, r->versus_ratio_median,
+                   r->versus_ratio_min, r->versus_ratio_max,
+                   r->versus_verified > 0   ? "ok"
+                   : r->versus_verified < 0 ? "MISMATCH"
+                                            : "-");
         fflush(stdout);
     }
 
@@ -882,7 +1014,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < count; ++i) {
         if (results[i].available && !strcmp(results[i].name, "embedding-f32")) emb = &results[i];
         if (results[i].available && !strcmp(results[i].name, "onnx-checked")) chk = &results[i];
-        mismatches += results[i].verified < 0;
+        mismatches += results[i].verified < 0 || results[i].versus_verified < 0;
     }
     if (emb && chk)
         printf("\nonnx-checked / embedding-f32 (wall, call + wait): %.3fx\n", chk->wall_median / emb->wall_median);
@@ -908,6 +1040,8 @@ int main(int argc, char **argv)
     clReleaseProgram(env.program);
     clReleaseCommandQueue(env.queue);
     clg_context_release(env.ctx);
+    free(env.base_tuning);
+    free(env.versus_tuning);
     free(results);
     free(selected);
     free(CASES);
