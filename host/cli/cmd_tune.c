@@ -25,7 +25,7 @@
 typedef struct tunable_plan {
     const char *name;
     int adjacent;         /* the mapping it matters for: 0 runs, 1 adjacent */
-    unsigned kinds;       /* the case kinds it affects, 1 << case_kind */
+    unsigned kinds;       /* the classes of case it affects (case_class) */
     const char *quick[4]; /* candidates under --quick (NULL-terminated) */
     const char *full[7];  /* candidates otherwise */
 } tunable_plan;
@@ -35,33 +35,46 @@ typedef struct tunable_plan {
 #define QUANT    (1u << KIND_QUANT)
 #define TREE     (1u << KIND_TREE)
 #define BAG      (1u << KIND_BAG)
+#define QBAG     (1u << (KIND_BAG + 1))
+
+/* A case's class, as the tunables' masks name them: its kind, with EmbeddingBag over a quantized table
+ * apart from the float one, since each has tunables the other's kernels never read; timing a case a
+ * tunable cannot change only adds its noise to the candidates' mean. */
+static unsigned case_class(const case_spec *s)
+{
+    return s->kind == KIND_BAG && s->bag_layout != CLG_QUANT_LAYOUT_INVALID ? QBAG : 1u << s->kind;
+}
 
 static const tunable_plan plans[] = {
     {"run_bytes", 0, ROWS | ELEMENTS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384", "65536"}},
-    {"runs_local_size", 0, ROWS | ELEMENTS | QUANT | BAG, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
+    {"runs_local_size",
+     0,
+     ROWS | ELEMENTS | QUANT | BAG | QBAG,
+     {"16", "64", "256"},
+     {"8", "16", "32", "64", "128", "256"}},
     {"runs_groups_per_cu", 0, ROWS | ELEMENTS | QUANT, {"1", "4", "16"}, {"1", "2", "4", "8", "16", "64"}},
     {"dequant_run_bytes", 0, QUANT, {"2048", "8192", "32768"}, {"2048", "4096", "8192", "16384", "32768"}},
     {"dequant_prefetch_bytes", 0, QUANT, {"1024", "4096", "16384"}, {"0", "1024", "2048", "4096", "8192", "16384"}},
     {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
     {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
     {"bag_prefetch_ahead", 0, BAG, {"0", "1", "2"}, {"0", "1", "2", "4", "8", "16"}},
-    {"bag_prefetch_rows", 0, BAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
+    {"bag_prefetch_rows", 0, BAG | QBAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
     {"bag_sum_columns", 0, BAG, {"32", "64", "128"}, {"32", "64", "96", "128"}},
-    {"bag_quantized_piece_values", 0, BAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
-    {"bag_quantized_prefetch_ahead", 0, BAG, {"1", "2", "4"}, {"0", "1", "2", "4", "8"}},
+    {"bag_quantized_piece_values", 0, QBAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
+    {"bag_quantized_prefetch_ahead", 0, QBAG, {"1", "2", "4"}, {"0", "1", "2", "4", "8"}},
     {"adjacent_local_size",
      1,
-     ROWS | ELEMENTS | QUANT | BAG,
+     ROWS | ELEMENTS | QUANT | BAG | QBAG,
      {"64", "256", "512"},
      {"32", "64", "128", "256", "512", "1024"}},
     {"grid_groups_per_cu",
      1,
-     ROWS | ELEMENTS | QUANT | BAG,
+     ROWS | ELEMENTS | QUANT | BAG | QBAG,
      {"8", "64", "256"},
      {"4", "8", "16", "32", "64", "128", "256"}},
     {"dequant_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"dequant_super_piece_values", 1, QUANT, {"8", "16", "32"}, {"8", "16", "32", "64"}},
-    {"bag_quantized_piece_values", 1, BAG, {"8", "16", "32"}, {"8", "16", "32", "64"}},
+    {"bag_quantized_piece_values", 1, QBAG, {"8", "16", "32"}, {"8", "16", "32", "64"}},
     {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
     {"tree_local_size", 1, TREE, {"32", "64", "256"}, {"16", "32", "64", "128", "256"}},
 };
@@ -196,7 +209,7 @@ static double time_case(tuner *t, tune_case *c)
 static int time_cases(tuner *t, unsigned kinds, double *each)
 {
     for (size_t i = 0; i < t->count; ++i) {
-        if (!(kinds & (1u << t->cases[i].spec->kind))) continue;
+        if (!(kinds & case_class(t->cases[i].spec))) continue;
         each[i] = time_case(t, &t->cases[i]);
         if (!(each[i] >= 0)) return CLI_EXIT_REFUSED;
     }
@@ -210,7 +223,7 @@ static double relative_time(const tuner *t, unsigned kinds, const double *each, 
     double sum = 0;
     int n = 0;
     for (size_t i = 0; i < t->count; ++i)
-        if (kinds & (1u << t->cases[i].spec->kind)) sum += each[i] / first[i], ++n;
+        if (kinds & case_class(t->cases[i].spec)) sum += each[i] / first[i], ++n;
     return n ? sum / n : 1.0;
 }
 
@@ -282,7 +295,7 @@ static int compare_settings(tuner *t, unsigned kinds, const char *const *setting
             if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set \"%s\"", settings[k]);
             if (rc == 0) rc = time_cases(t, kinds, each);
             for (size_t i = 0; rc == 0 && i < t->count; ++i)
-                if ((kinds & (1u << t->cases[i].spec->kind)) && each[i] < best[i][k]) best[i][k] = each[i];
+                if ((kinds & case_class(t->cases[i].spec)) && each[i] < best[i][k]) best[i][k] = each[i];
         }
     free(each);
     return rc;
@@ -306,7 +319,7 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         const tunable_plan *plan = &plans[p];
         if (plan->adjacent != adjacent) continue;
         int affected = 0;
-        for (size_t i = 0; i < t->count; ++i) affected |= (plan->kinds >> t->cases[i].spec->kind) & 1u;
+        for (size_t i = 0; i < t->count; ++i) affected |= (plan->kinds & case_class(t->cases[i].spec)) != 0;
         if (!affected) continue;
         char values[MAX_SETTINGS][32], lines[MAX_SETTINGS][112];
         const char *settings[MAX_SETTINGS];

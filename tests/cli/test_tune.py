@@ -16,6 +16,7 @@ elements  op=elements  preset=ov-gather-elements-6 data=f32[256,256] indices=i64
 tree      op=tree      data=i32[32,16,8] seed=4 time=wall
 q4        op=quantized layout=ort-u4 data=f16[2048,256] indices=i64[512] seed=5
 q8        op=quantized layout=ggml-q8_0 data=f32[1024,256] indices=i64[256] seed=6
+bag       op=bag       preset=torch-embedding-bag form=offsets mode=sum data=f32[4096,64] indices=i64[256,8] seed=8
 tiny      op=gather    preset=ov-gather-8 data=f32[16,16] indices=i32[4] seed=7 time=wall
 """
 
@@ -36,7 +37,13 @@ def main():
     check(len(chosen) >= 2, f"no choices printed: {out}")
     for row in chosen:
         check(len(row) >= 3 and row[1].isdigit() and row[2].isdigit(), f"a choice without its values: {row}")
-    for name in ("rows", "last-axis", "elements", "tree", "q4", "q8"):
+    # a float bag's tunables are walked on the runs mapping, the quantized bag's (which its kernels never
+    # read) are not: no case here has a quantized table
+    if "the runs mapping" in out:
+        check(any(line.startswith("bag_sum_columns ") for line in lines), f"bag_sum_columns not walked: {out}")
+    check(not any(line.startswith("bag_quantized_") for line in lines),
+          f"a quantized bag tunable walked without a quantized bag case: {out}")
+    for name in ("rows", "last-axis", "elements", "tree", "q4", "q8", "bag"):
         check(any(line.startswith(name + " ") for line in lines), f"case {name} not in the table of cases: {out}")
     check(not any(line.startswith("tiny ") for line in lines), "tiny (a call's overhead) was tuned on")
     written = [line for line in lines if line.startswith("profile: ")]
