@@ -573,6 +573,16 @@ static void json_number(FILE *f, double v)
         fputs("null", f);
 }
 
+/* `, "name": value` after an object's earlier members. */
+static void json_field(FILE *f, const char *name, double value)
+{
+    fprintf(f, ", \"%s\": ", name);
+    json_number(f, value);
+}
+
+/* A check's outcome (1 equal, -1 not, 0 not checked) as JSON. */
+static const char *json_verified(int verified) { return verified > 0 ? "true" : verified < 0 ? "false" : "null"; }
+
 static void write_json(const char *path, const bench_env *env, const clg_device_info *info, const case_result *res,
                        size_t count, int repeat, int64_t scale_request, const first_call_times *fc)
 {
@@ -658,44 +668,27 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
             fputs(", \"adjacent_empty_roundtrip_s\": ", f);
             json_number(f, r->adjacent_empty_rt);
         }
-        fputs(", \"speedup_vs_cpu_ref\": ", f);
-        json_number(f, r->speedup);
-        fprintf(f, ", \"timing\": \"%s\", \"kernel_median_s\": ", r->timing);
-        json_number(f, r->kernel_median);
-        fputs(", \"kernel_min_s\": ", f);
-        json_number(f, r->kernel_min);
-        fputs(", \"wall_median_s\": ", f);
-        json_number(f, r->wall_median);
-        fputs(", \"wall_min_s\": ", f);
-        json_number(f, r->wall_min);
-        fputs(", \"cpu_ref_median_s\": ", f);
-        json_number(f, r->ref_median);
+        json_field(f, "speedup_vs_cpu_ref", r->speedup);
+        fprintf(f, ", \"timing\": \"%s\"", r->timing);
+        json_field(f, "kernel_median_s", r->kernel_median);
+        json_field(f, "kernel_min_s", r->kernel_min);
+        json_field(f, "wall_median_s", r->wall_median);
+        json_field(f, "wall_min_s", r->wall_min);
+        json_field(f, "cpu_ref_median_s", r->ref_median);
         if (r->huge_page_bytes >= 0) fprintf(f, ", \"huge_page_bytes\": %lld", r->huge_page_bytes);
         if (env->versus_tuning) {
-            fputs(", \"versus\": {\"median_s\": ", f);
-            json_number(f, r->versus_median);
-            fputs(", \"kernel_median_s\": ", f);
-            json_number(f, r->versus_kernel_median);
-            fputs(", \"wall_median_s\": ", f);
-            json_number(f, r->versus_wall_median);
-            fputs(", \"ratio_median\": ", f);
-            json_number(f, r->versus_ratio_median);
-            fputs(", \"ratio_min\": ", f);
-            json_number(f, r->versus_ratio_min);
-            fputs(", \"ratio_max\": ", f);
-            json_number(f, r->versus_ratio_max);
-            fputs(", \"variant\": ", f);
+            fputs(", \"versus\": {\"variant\": ", f);
             json_string(f, r->versus_variant ? r->versus_variant : "");
-            fprintf(f, ", \"verified\": %s}",
-                    r->versus_verified > 0   ? "true"
-                    : r->versus_verified < 0 ? "false"
-                                             : "null");
+            json_field(f, "median_s", r->versus_median);
+            json_field(f, "kernel_median_s", r->versus_kernel_median);
+            json_field(f, "wall_median_s", r->versus_wall_median);
+            json_field(f, "ratio_median", r->versus_ratio_median);
+            json_field(f, "ratio_min", r->versus_ratio_min);
+            json_field(f, "ratio_max", r->versus_ratio_max);
+            fprintf(f, ", \"verified\": %s}", json_verified(r->versus_verified));
         }
         fprintf(f, ", \"repeats\": %d, \"verified\": %s, \"index_fnv1a\": \"%016" PRIx64 "\"}", r->repeats,
-                r->verified > 0   ? "true"
-                : r->verified < 0 ? "false"
-                                  : "null",
-                r->index_fnv);
+                json_verified(r->verified), r->index_fnv);
     }
     fputs("\n  ]\n}\n", f);
     if (fclose(f) != 0) DIE("cannot write %s", path);
