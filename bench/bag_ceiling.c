@@ -115,15 +115,16 @@ typedef unsigned char bytes8 __attribute__((vector_size(8)));
 #define PASS_GROUPS_8BIT 8
 
 /* Eight u8 values as f32 lanes: AVX2's widening load and conversion where the compiler targets it (GCC
- * 12 converts a u8 vector to f32 one lane at a time), else the vector extension. */
-static inline __attribute__((always_inline)) lanes8 bytes_to_lanes(const unsigned char *at)
+ * 12 converts a u8 vector to f32 one lane at a time), else the vector extension. Written through a
+ * pointer: a 32-byte vector returned by value is an ABI GCC warns about (-Wpsabi) where AVX is off. */
+static inline __attribute__((always_inline)) void bytes_to_lanes(const unsigned char *at, lanes8 *lanes)
 {
 #if defined(__AVX2__)
-    return (lanes8)_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)at)));
+    *lanes = (lanes8)_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)at)));
 #else
     bytes8 q;
     memcpy(&q, at, 8);
-    return __builtin_convertvector(q, lanes8);
+    *lanes = __builtin_convertvector(q, lanes8);
 #endif
 }
 
@@ -140,7 +141,11 @@ static inline __attribute__((always_inline)) void add_row(lanes8 *acc, size_t i,
         const lanes8 o = {bias, bias, bias, bias, bias, bias, bias, bias};
 #pragma GCC unroll 16
         for (size_t g = 0; g < PASS_GROUPS_8BIT; ++g)
-            if (g < groups) acc[g] += bytes_to_lanes(row + 8 * (g0 + g)) * s + o;
+            if (g < groups) {
+                lanes8 q;
+                bytes_to_lanes(row + 8 * (g0 + g), &q);
+                acc[g] += q * s + o;
+            }
         return;
     }
 #pragma GCC unroll 16
