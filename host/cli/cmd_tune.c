@@ -3,10 +3,12 @@
  *
  * It starts from the tuning table's values (stored profiles ignored) and walks the tunables of the
  * device's mapping one at a time: each candidate value is set on the context, the cases it affects
- * run, and the candidate is kept where their summed time drops by more than the noise margin. Every
+ * run, and the candidate is kept where their time drops by more than the noise margin. Every
  * candidate's output is checked against the CPU reference once, so a tuning that changed results
  * would stop the tuner. Times are profiled kernel times (wall times for the cases the table marks
- * so), the median of several runs. */
+ * so). The candidates are compared run by run, their order rotating, and each is judged by the median
+ * of its runs' ratios to the value in force's runs beside them: a shared machine's slow minute then
+ * slows both sides of a ratio alike, where medians taken a round apart can differ by a third. */
 #define _POSIX_C_SOURCE 200809L /* setenv, clock_gettime */
 #include "case_table.h"
 #include "cli_args.h"
@@ -52,7 +54,7 @@ static const tunable_plan plans[] = {
      ROWS | ELEMENTS | QUANT | BAG | QBAG,
      {"16", "64", "256"},
      {"8", "16", "32", "64", "128", "256"}},
-    {"runs_groups_per_cu", 0, ROWS | ELEMENTS | QUANT, {"1", "4", "16"}, {"1", "2", "4", "8", "16", "64"}},
+    {"runs_groups_per_cu", 0, ROWS | ELEMENTS | QUANT | QBAG, {"1", "4", "16"}, {"1", "2", "4", "8", "16", "64"}},
     {"dequant_run_bytes", 0, QUANT, {"2048", "8192", "32768"}, {"2048", "4096", "8192", "16384", "32768"}},
     {"dequant_prefetch_bytes", 0, QUANT, {"1024", "4096", "16384"}, {"0", "1024", "2048", "4096", "8192", "16384"}},
     {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
@@ -90,8 +92,9 @@ typedef struct tune_case {
     case_inputs in;
     cl_mem buffers[CASE_MAX_INPUTS + 1];
     void *expect;
-    double moved; /* bytes, for the ratio to copy */
-    double table_s, tuned_s;
+    double moved;            /* bytes, for the ratio to copy */
+    double table_s, tuned_s; /* medians under the table's and the tuned values */
+    double tuned_ratio;      /* the median of the paired ratios, tuned over table */
 } tune_case;
 
 typedef struct tuner {
@@ -175,17 +178,15 @@ static double run_once(tuner *t, tune_case *c)
 
 /* A case under the context's current tuning: one run into an output filled with poison (so an element
  * the run leaves unwritten cannot match) that builds and is checked bit for bit against the CPU
- * reference, then the median of the timed runs. NAN on failure (recorded). */
-static double time_case(tuner *t, tune_case *c)
+ * reference. 0, or the failure's exit status (recorded). */
+static int check_case(tuner *t, tune_case *c)
 {
     const unsigned char poison = 0xA5;
     const cl_int filled = clEnqueueFillBuffer(t->queue, c->buffers[c->in.count], &poison, 1, 0,
                                               (size_t)(c->in.out_bytes ? c->in.out_bytes : 1), 0, NULL, NULL);
-    if (filled != CL_SUCCESS) {
-        cli_fail(CLI_EXIT_REFUSED, "tune: case %s: clEnqueueFillBuffer failed (%d)", c->spec->name, filled);
-        return NAN;
-    }
-    if (!(run_once(t, c) >= 0)) return NAN;
+    if (filled != CL_SUCCESS)
+        return cli_fail(CLI_EXIT_REFUSED, "tune: case %s: clEnqueueFillBuffer failed (%d)", c->spec->name, filled);
+    if (!(run_once(t, c) >= 0)) return CLI_EXIT_REFUSED;
     void *got = malloc((size_t)c->in.out_bytes);
     cl_int err = got ? clEnqueueReadBuffer(t->queue, c->buffers[c->in.count], CL_TRUE, 0, (size_t)c->in.out_bytes, got,
                                            0, NULL, NULL)
@@ -195,35 +196,20 @@ static double time_case(tuner *t, tune_case *c)
     if (!same) {
         char tuning[4096] = "";
         clg_context_tuning(t->ctx, tuning, sizeof tuning, NULL);
-        cli_fail(CLI_EXIT_REFUSED, "tune: case %s no longer matches the CPU reference under this tuning:\n%s",
-                 c->spec->name, tuning);
-        return NAN;
-    }
-    double times[32];
-    for (int r = 0; r < t->repeat; ++r)
-        if (!((times[r] = run_once(t, c)) >= 0)) return NAN;
-    return median_of(times, t->repeat);
-}
-
-/* The cases a tunable affects, under the context's tuning: each one's time into each[] (NAN on failure). */
-static int time_cases(tuner *t, unsigned kinds, double *each)
-{
-    for (size_t i = 0; i < t->count; ++i) {
-        if (!(kinds & case_class(t->cases[i].spec))) continue;
-        each[i] = time_case(t, &t->cases[i]);
-        if (!(each[i] >= 0)) return CLI_EXIT_REFUSED;
+        return cli_fail(CLI_EXIT_REFUSED, "tune: case %s no longer matches the CPU reference under this tuning:\n%s",
+                        c->spec->name, tuning);
     }
     return 0;
 }
 
-/* The mean over the cases a tunable affects of each case's time relative to the first setting's, so
- * that a long case does not outvote the others. */
-static double relative_time(const tuner *t, unsigned kinds, const double *each, const double *first)
+/* The mean over the cases a tunable affects of each case's time relative to the first setting's (the
+ * median of its paired ratios), so that a long case does not outvote the others. */
+static double relative_time(const tuner *t, unsigned kinds, const double *ratio)
 {
     double sum = 0;
     int n = 0;
     for (size_t i = 0; i < t->count; ++i)
-        if (kinds & case_class(t->cases[i].spec)) sum += each[i] / first[i], ++n;
+        if (kinds & case_class(t->cases[i].spec)) sum += ratio[i], ++n;
     return n ? sum / n : 1.0;
 }
 
@@ -278,33 +264,56 @@ static int is_quick_case(const char *name)
 
 #define MAX_SETTINGS 8
 
-/* Settings of one tunable (or whole tunings) compared in alternating rounds, so that a slow minute of a
- * shared machine hits every setting alike: setting k's time for case i is its best median over the
- * rounds. Returns 0 or the failure's exit status. */
-static int compare_settings(tuner *t, unsigned kinds, const char *const *settings, int count, int rounds,
-                            double best[][MAX_SETTINGS])
+/* What compare_settings finds for each case (rows) under each setting (columns). */
+typedef struct setting_times {
+    double ratio[MAX_SETTINGS];   /* the median of the setting's runs over setting 0's beside them */
+    double seconds[MAX_SETTINGS]; /* the median of its runs */
+} setting_times;
+
+/* Settings of one tunable (or whole tunings) compared run by run. Each setting's first run of each
+ * case the tunable affects builds its programs and is checked (check_case); then `steps` times, every
+ * setting in turn, the order rotating step by step, runs each of those cases once. Returns 0 or the
+ * failure's exit status. */
+static int compare_settings(tuner *t, unsigned kinds, const char *const *settings, int count, int steps,
+                            setting_times *out)
 {
-    for (size_t i = 0; i < t->count; ++i)
-        for (int k = 0; k < count; ++k) best[i][k] = INFINITY;
-    double *each = calloc(t->count, sizeof *each);
-    if (!each) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
-    int rc = 0;
-    for (int r = 0; r < rounds && rc == 0; ++r)
-        for (int k = 0; k < count && rc == 0; ++k) {
+    double *times = malloc(sizeof(double) * t->count * (size_t)count * (size_t)steps);
+    double *ratios = malloc(sizeof(double) * (size_t)steps);
+    int rc = times && ratios ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+#define TIME_AT(i, k, s) times[((i) * (size_t)count + (size_t)(k)) * (size_t)steps + (size_t)(s)]
+    for (int k = 0; k < count && rc == 0; ++k) {
+        const clg_status st = clg_context_set_tuning(t->ctx, settings[k]);
+        if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set \"%s\"", settings[k]);
+        for (size_t i = 0; i < t->count && rc == 0; ++i)
+            if (kinds & case_class(t->cases[i].spec)) rc = check_case(t, &t->cases[i]);
+    }
+    for (int s = 0; s < steps && rc == 0; ++s)
+        for (int turn = 0; turn < count && rc == 0; ++turn) {
+            const int k = (s + turn) % count;
             const clg_status st = clg_context_set_tuning(t->ctx, settings[k]);
             if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set \"%s\"", settings[k]);
-            if (rc == 0) rc = time_cases(t, kinds, each);
-            for (size_t i = 0; rc == 0 && i < t->count; ++i)
-                if ((kinds & case_class(t->cases[i].spec)) && each[i] < best[i][k]) best[i][k] = each[i];
+            for (size_t i = 0; i < t->count && rc == 0; ++i)
+                if ((kinds & case_class(t->cases[i].spec)) && !((TIME_AT(i, k, s) = run_once(t, &t->cases[i])) >= 0))
+                    rc = CLI_EXIT_REFUSED;
         }
-    free(each);
+    for (size_t i = 0; i < t->count && rc == 0; ++i) {
+        if (!(kinds & case_class(t->cases[i].spec))) continue;
+        for (int k = 0; k < count; ++k) {
+            for (int s = 0; s < steps; ++s) ratios[s] = TIME_AT(i, k, s) / TIME_AT(i, 0, s);
+            out[i].ratio[k] = median_of(ratios, steps);
+        }
+        for (int k = 0; k < count; ++k) out[i].seconds[k] = median_of(&TIME_AT(i, k, 0), steps); /* sorts them */
+    }
+#undef TIME_AT
+    free(times);
+    free(ratios);
     return rc;
 }
 
-/* The value at column k of best as one case's array. */
-static void column(const tuner *t, double best[][MAX_SETTINGS], int k, double *out)
+/* The ratios of setting k of each case, as one array. */
+static void ratios_of(const tuner *t, const setting_times *times, int k, double *out)
 {
-    for (size_t i = 0; i < t->count; ++i) out[i] = best[i][k];
+    for (size_t i = 0; i < t->count; ++i) out[i] = times[i].ratio[k];
 }
 
 /* Walk the tunables of the mapping: each candidate against the value in force, kept where the cases it
@@ -312,9 +321,9 @@ static void column(const tuner *t, double best[][MAX_SETTINGS], int k, double *o
 static int walk_tunables(tuner *t, int adjacent, int quick)
 {
     printf("%-26s %10s %10s  %s\n", "tunable", "table", "chosen", "time relative to the table's value, each candidate");
-    double(*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
-    double *first = calloc(t->count, sizeof *first), *other = calloc(t->count, sizeof *other);
-    int rc = best && first && other ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    setting_times *times = calloc(t->count, sizeof *times);
+    double *ratio = calloc(t->count, sizeof *ratio);
+    int rc = times && ratio ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
     for (size_t p = 0; rc == 0 && p < sizeof plans / sizeof plans[0]; ++p) {
         const tunable_plan *plan = &plans[p];
         if (plan->adjacent != adjacent) continue;
@@ -332,16 +341,15 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
             snprintf(lines[k], sizeof lines[k], "%.63s = %.31s\n", plan->name, values[k]);
             settings[k] = lines[k];
         }
-        rc = compare_settings(t, plan->kinds, settings, count, quick ? 2 : 3, best);
+        rc = compare_settings(t, plan->kinds, settings, count, (quick ? 2 : 3) * t->repeat, times);
         if (rc != 0) break;
-        column(t, best, 0, first);
         int chosen = 0;
         double chosen_rel = 1.0;
         char trail[512];
         int used = snprintf(trail, sizeof trail, "%s: 1", values[0]);
         for (int k = 1; k < count; ++k) {
-            column(t, best, k, other);
-            const double rel = relative_time(t, plan->kinds, other, first);
+            ratios_of(t, times, k, ratio);
+            const double rel = relative_time(t, plan->kinds, ratio);
             if (used > 0 && (size_t)used < sizeof trail)
                 used += snprintf(trail + used, sizeof trail - (size_t)used, ", %s: %.3f", values[k], rel);
             if (rel < chosen_rel * (1.0 - KEEP_MARGIN)) chosen = k, chosen_rel = rel;
@@ -351,28 +359,30 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         printf("%-26s %10s %10s  %s\n", plan->name, values[0], values[chosen], trail);
         fflush(stdout);
     }
-    free(best);
-    free(first);
-    free(other);
+    free(times);
+    free(ratio);
     return rc;
 }
 
-/* Every case under the table's tuning and under the tuned one, in alternating rounds, into table_s and
- * tuned_s. */
-static int compare_table_and_tuned(tuner *t, const char *table, const char *tuned, int rounds)
+/* Every case under the table's tuning and under the tuned one, run by run: their medians into table_s
+ * and tuned_s, the median of their paired ratios into tuned_ratio. */
+static int compare_table_and_tuned(tuner *t, const char *table, const char *tuned, int steps)
 {
-    double(*best)[MAX_SETTINGS] = calloc(t->count, sizeof *best);
-    if (!best) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    setting_times *times = calloc(t->count, sizeof *times);
+    if (!times) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
     const char *settings[2] = {table, tuned};
-    const int rc = compare_settings(t, ~0u, settings, 2, rounds, best);
+    const int rc = compare_settings(t, ~0u, settings, 2, steps, times);
     for (size_t i = 0; rc == 0 && i < t->count; ++i) {
-        t->cases[i].table_s = best[i][0];
-        t->cases[i].tuned_s = best[i][1];
+        t->cases[i].table_s = times[i].seconds[0];
+        t->cases[i].tuned_s = times[i].seconds[1];
+        t->cases[i].tuned_ratio = times[i].ratio[1];
     }
-    free(best);
+    free(times);
     return rc;
 }
 
+/* Each case under the table's and the tuned values; the gain is from the paired ratio, not from the
+ * two medians. */
 static void print_cases(const tuner *t)
 {
     printf("\n%-22s %11s %11s %8s %8s %7s\n", "case", "table ms", "tuned ms", "/copy", "/copy", "gain");
@@ -381,7 +391,7 @@ static void print_cases(const tuner *t)
         const tune_case *c = &t->cases[i];
         const double copy = t->copy_gbps * 1e9;
         printf("%-22s %11.3f %11.3f %8.3f %8.3f %6.1f%%%s\n", c->spec->name, c->table_s * 1e3, c->tuned_s * 1e3,
-               c->moved / c->table_s / copy, c->moved / c->tuned_s / copy, 100.0 * (c->table_s / c->tuned_s - 1.0),
+               c->moved / c->table_s / copy, c->moved / c->tuned_s / copy, 100.0 * (1.0 / c->tuned_ratio - 1.0),
                c->spec->primary == PRIMARY_WALL ? "  (wall)" : "");
     }
 }
@@ -468,12 +478,12 @@ int cmd_tune(int argc, char **argv)
     }
     char tuned[8192] = "";
     if (rc == 0) clg_context_tuning(t.ctx, tuned, sizeof tuned, NULL);
-    if (rc == 0) rc = compare_table_and_tuned(&t, tuning, tuned, quick ? 2 : 3);
+    if (rc == 0) rc = compare_table_and_tuned(&t, tuning, tuned, (quick ? 2 : 3) * t.repeat);
     if (rc == 0) {
         print_cases(&t);
         /* the choices, taken one at a time, must also win together, on the cases' mean */
         double relative = 0;
-        for (size_t i = 0; i < t.count; ++i) relative += t.cases[i].tuned_s / t.cases[i].table_s / (double)t.count;
+        for (size_t i = 0; i < t.count; ++i) relative += t.cases[i].tuned_ratio / (double)t.count;
         const int keep_table = !(relative < 1.0 - KEEP_MARGIN);
         printf("\ntuned in %.0f s; the tuned values take %.3f of the table's time on the cases' mean%s\n",
                now_s() - started, relative, keep_table ? ": the table's values are kept" : "");
