@@ -38,6 +38,8 @@ typedef struct tunable_plan {
 #define TREE     (1u << KIND_TREE)
 #define BAG      (1u << KIND_BAG)
 #define QBAG     (1u << (KIND_BAG + 1))
+_Static_assert(KIND_BAG + 1 < 32 && (QBAG & (ROWS | ELEMENTS | TREE | QUANT | BAG)) == 0,
+               "the quantized bags' class bit is no case kind's");
 
 /* A case's class, as the tunables' masks name them: its kind, with EmbeddingBag over a quantized table
  * apart from the float one, since each has tunables the other's kernels never read; timing a case a
@@ -272,8 +274,9 @@ typedef struct setting_times {
 
 /* Settings of one tunable (or whole tunings) compared run by run. Each setting's first run of each
  * case the tunable affects builds its programs and is checked (check_case); then `steps` times, every
- * setting in turn, the order rotating step by step, runs each of those cases once. Returns 0 or the
- * failure's exit status. */
+ * setting in turn, the order rotating step by step, runs each of those cases once (so a case's runs are
+ * not back to back, as clgather-bench's are). Leaves the context under whichever setting ran last.
+ * Returns 0 or the failure's exit status. */
 static int compare_settings(tuner *t, unsigned kinds, const char *const *settings, int count, int steps,
                             setting_times *out)
 {
@@ -487,13 +490,15 @@ int cmd_tune(int argc, char **argv)
         const int keep_table = !(relative < 1.0 - KEEP_MARGIN);
         printf("\ntuned in %.0f s; the tuned values take %.3f of the table's time on the cases' mean%s\n",
                now_s() - started, relative, keep_table ? ": the table's values are kept" : "");
-        if (keep_table) clg_context_set_tuning(t.ctx, tuning);
+        /* the comparison leaves the context under whichever side ran last: set the one to store */
+        const clg_status kept = clg_context_set_tuning(t.ctx, keep_table ? tuning : tuned);
+        if (kept != CLG_SUCCESS) rc = cli_fail_status(kept, "tune: cannot set the values to store");
         char path[4096] = "", comment[256];
         snprintf(comment, sizeof comment, "written by clgather tune%s: %.3f of the table's time on the cases' mean",
                  quick ? " --quick" : "", keep_table ? 1.0 : relative);
         if (dry_run) {
             printf("--dry-run: no profile written\n");
-        } else {
+        } else if (rc == 0) {
             const clg_status st = clg_context_store_tuning(t.ctx, comment, path, sizeof path);
             if (st != CLG_SUCCESS)
                 rc = cli_fail_status(st, "tune: cannot store the profile");

@@ -56,6 +56,14 @@ def main():
         text = f.read()
     check(text.startswith("# clgather tuning profile 1\n# key "), f"profile header: {text[:80]!r}")
     check("\nrun_bytes = " in text and "\ncopy_local_size = " in text, "profile lacks tunables")
+    # what it stored is what it printed: each tunable's choice, or the table's value where it kept those
+    kept = "the table's values are kept" in out
+    walked = [line.split() for line in lines if len(line.split()) >= 3 and f"\n{line.split()[0]} = " in text
+              and line.split()[1].isdigit() and line.split()[2].isdigit()]
+    check(len(walked) >= 2, f"no tunable rows found in: {out}")
+    for name, table_value, chosen_value in (row[:3] for row in walked):
+        stored = table_value if kept else chosen_value
+        check(f"\n{name} = {stored}\n" in text, f"{name}: the profile does not hold {stored} ({'kept' if kept else 'tuned'}):\n{text}")
 
     # a --dry-run writes nothing: the profile stays as it was
     marked = text + "# left by the test\n"
