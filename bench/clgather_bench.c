@@ -32,7 +32,7 @@
  *
  * --versus PROFILE: every timed run is paired with a run under the context's tuning with PROFILE's
  * `name = value` lines applied over it, their order alternating pair by pair, and each case reports
- * the median of the pairs' ratios (other / base, primary time). Runs a second apart see the same
+ * the median of the pairs' ratios (other / base, primary time). Runs moments apart see the same
  * machine, so the ratio holds still where a shared machine's medians drift between processes.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -401,16 +401,27 @@ static void use_tuning(bench_env *env, const char *tuning)
     check_clg(clg_context_set_tuning(env->ctx, tuning), env->versus_path);
 }
 
+/* --versus: a timed call (made after clg_testing_forget_variant) ran the variant its tuning ran in its
+ * warm-up, or the run was timed under the other tuning. */
+static void expect_variant(bench_env *env, const char *name, const char *expected, const char *which)
+{
+    const char *ran = clg_testing_last_variant(env->ctx);
+    if (strcmp(ran, expected))
+        DIE("%s: a timed run under the %s tuning ran '%s', not '%s'", name, which, ran, expected);
+}
+
 /* --versus: one call under the other tuning, after the same eviction (or round trip) as a base run. */
 static void versus_call(bench_env *env, const char *name, const case_inputs *in, const cl_mem *buffers, int is_tiny,
-                        double *kernel_s, double *wall_s)
+                        const char *variant, double *kernel_s, double *wall_s)
 {
     use_tuning(env, env->versus_tuning);
     if (is_tiny)
         empty_roundtrip(env);
     else
         flush_cache(env);
+    clg_testing_forget_variant(env->ctx);
     *wall_s = timed_call(env, name, in, buffers, kernel_s);
+    expect_variant(env, name, variant, "other");
     use_tuning(env, env->base_tuning);
 }
 
@@ -465,6 +476,7 @@ static void run_case(bench_env *env, const case_spec *c, int repeat, int ref_rep
         clReleaseMemObject(buffers[in.count]);
         buffers[in.count] = poisoned_output(env, in.out_bytes);
         use_tuning(env, env->versus_tuning);
+        clg_testing_forget_variant(env->ctx);
         for (int w = 0; w < 2; ++w) timed_call(env, c->name, &in, buffers, NULL);
         res->versus_verified = verify ? output_matches(env, buffers[in.count], expect, in.out_bytes) : 0;
         res->versus_variant = clg_testing_last_variant(env->ctx);
@@ -483,14 +495,17 @@ static void run_case(bench_env *env, const case_spec *c, int repeat, int ref_rep
     settle(env);
     for (int r = 0; r < reps; ++r) {
         if (env->versus_tuning && r % 2) /* odd pairs: the other tuning's run first */
-            versus_call(env, c->name, &in, buffers, is_tiny, &vk[r], &vw[r]);
+            versus_call(env, c->name, &in, buffers, is_tiny, res->versus_variant, &vk[r], &vw[r]);
         if (checked) {
             flush_cache(env);
             tu[r] = timed_call(env, c->name, &unchecked, buffers, NULL);
         }
         tf[r] = is_tiny ? empty_roundtrip(env) : flush_cache(env);
+        clg_testing_forget_variant(env->ctx);
         tw[r] = timed_call(env, c->name, &in, buffers, &tk[r]);
-        if (env->versus_tuning && r % 2 == 0) versus_call(env, c->name, &in, buffers, is_tiny, &vk[r], &vw[r]);
+        if (env->versus_tuning) expect_variant(env, c->name, res->variant, "base");
+        if (env->versus_tuning && r % 2 == 0)
+            versus_call(env, c->name, &in, buffers, is_tiny, res->versus_variant, &vk[r], &vw[r]);
     }
     if (env->versus_tuning) summarize_versus(res, c->primary == PRIMARY_WALL, tk, tw, vk, vw, reps);
     free(vk);
@@ -866,6 +881,7 @@ int main(int argc, char **argv)
     clg_device_info info;
     check_clg(clg_context_device_info(env.ctx, &info), "clg_context_device_info");
     if (info.is_reference) DIE("device '%s' is the CPU reference; the benchmark needs an OpenCL device", device_spec);
+    read_tuning_origin(&env); /* before the options below change the tuning, which makes it the caller's */
     if (mapping) check_clg(clg_context_set_tuning(env.ctx, mapping), "--mapping");
     if (stream) check_clg(clg_context_set_tuning(env.ctx, stream), "--stream");
     if (offsets64) clg_testing_force_offsets64(env.ctx, 1);
@@ -903,7 +919,6 @@ int main(int argc, char **argv)
     printf("clgather-bench %s\n", clg_version());
     printf("device:  %s / %s (%u compute units)\n", info.platform_name, info.device_name, (unsigned)compute_units);
     printf("driver:  %s (%s)\n", info.driver_version, info.platform_version);
-    read_tuning_origin(&env);
     printf("tuning:  table row %s; %s%s\n", env.tuning_table, env.tuning_profile[0] ? "profile " : "no profile",
            env.tuning_profile);
     printf("repeat:  %d timed runs per case after 2 warm-up runs (tiny: %d); CPU reference: %d runs\n", repeat,
@@ -992,7 +1007,7 @@ int main(int argc, char **argv)
                                  : "-",
                note);
         if (versus_path)
-            printf("%-18s %9s %9.3fms %9s %9.3fms   versus: pairs' median %.3f (%.2f-%.2f) %s\n", "", "",
+            printf("%-18s %9s %9.3fms %11s %9.3fms   versus: pairs' median %.3f (%.2f-%.2f) %s\n", "", "",
                    r->versus_kernel_median * 1e3, "", r->versus_wall_median * 1e3, r->versus_ratio_median,
                    r->versus_ratio_min, r->versus_ratio_max,
                    r->versus_verified > 0   ? "ok"
