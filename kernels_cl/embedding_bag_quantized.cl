@@ -12,12 +12,13 @@
  * which stores f32 bits through a __global pointer, dequantizes the piece into the work-item's own
  * QBAG_PIECE words of a stage buffer (which stay in its cache), read back at once. The runs mapping
  * prefetches rows BAG_PREFETCH_ROWS indices ahead in the flat index stream (and, where the tuning says
- * so, the rows of the bag QBAG_PREFETCH_AHEAD on in the work-item's walk).
+ * so, the rows of the bag QBAG_PREFETCH_AHEAD on in the work-item's walk, and those of each bag as its
+ * reduction starts).
  *
  * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
  * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
- * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE and QBAG_PREFETCH_AHEAD (per device, as every
- * build's). The layout and its encodings are kernel arguments (dequant_kernel_interface.h), as is the
+ * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE, QBAG_PREFETCH_AHEAD and
+ * QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its encodings are kernel arguments (dequant_kernel_interface.h), as is the
  * output type: one program for the 32-value ggml blocks, ONNX Runtime's and OpenVINO's layouts, one for
  * ggml's super-blocks, one for FBGEMM's rows. */
 #define TABLE_KIND 0
@@ -336,7 +337,8 @@ inline void walk_of(ulong w, ulong workers, ulong count, ulong *first, ulong *en
 /* Runs mapping (CPUs): `workers` work-items, each walking a run of bags; for each bag every piece of the
  * row in turn. The runs follow each other in the flat index stream and a group's work-items run one
  * after another on its thread, so the first piece prefetches rows BAG_PREFETCH_ROWS indices ahead; and,
- * where the tuning says so, the rows of the bag QBAG_PREFETCH_AHEAD on in the walk all at once. */
+ * where the tuning says so, the rows of the bag QBAG_PREFETCH_AHEAD on in the walk all at once, and
+ * (QBAG_PREFETCH_CURRENT) those of each bag as its reduction starts. */
 __kernel void bag_quantized_runs(QBAG_PARAMETERS)
 {
     const ulong w = get_global_id(0);
@@ -355,6 +357,7 @@ __kernel void bag_quantized_runs(QBAG_PARAMETERS)
     for (ulong bag = first; bag < last; ++bag) {
         if (QBAG_PREFETCH_AHEAD && last - bag > QBAG_PREFETCH_AHEAD)
             prefetch_bag_rows(&q, &in, data, scales, zp, bag + QBAG_PREFETCH_AHEAD);
+        if (QBAG_PREFETCH_CURRENT) prefetch_bag_rows(&q, &in, data, scales, zp, bag);
         ulong start, end;
         bag_range(&in, bag, &start, &end);
         for (offset_t x = 0; x < pieces; ++x) {

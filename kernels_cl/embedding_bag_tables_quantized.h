@@ -183,7 +183,8 @@ HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
 
 /* Runs mapping (CPUs): `workers` work-items, each walking a run of (table, bag) pairs (walk_of); for each,
  * every piece of the table's row in turn. The rows of the pair QBAG_PREFETCH_AHEAD on in the walk are
- * asked for first (and the walk's first pairs' before it starts), and the first piece prefetches rows
+ * asked for first (and the walk's first pairs' before it starts), where the tuning says so the pair's
+ * own rows all at once (QBAG_PREFETCH_CURRENT), and the first piece prefetches rows
  * BAG_PREFETCH_ROWS indices ahead as the single-table call does, up to the end of the table's indices
  * (view_table): the stream's rows past it are another table's. */
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
@@ -208,6 +209,7 @@ __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
             prefetch_qtable_bag(&ahead, k + QBAG_PREFETCH_AHEAD);
         }
         view_table(&v, &viewed, &all, meta, T, B, k / B, tables);
+        if (QBAG_PREFETCH_CURRENT) prefetch_qtable_bag(&v, k);
         ulong start, end;
         bag_range(&all, k, &start, &end);
         for (offset_t x = 0; x < (offset_t)v.pieces; ++x)

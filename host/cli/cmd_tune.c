@@ -65,6 +65,8 @@ static const tunable_plan plans[] = {
     {"bag_prefetch_rows", 0, BAG | QBAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
     {"bag_sum_columns", 0, BAG, {"32", "64", "128"}, {"32", "64", "96", "128"}},
     {"bag_quantized_piece_values", 0, QBAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
+    /* before the distance, which is then weighed with the bag's own prefetch in force */
+    {"bag_quantized_prefetch_current", 0, QBAG, {"0", "1"}, {"0", "1"}},
     {"bag_quantized_prefetch_ahead", 0, QBAG, {"1", "2", "4"}, {"0", "1", "2", "4", "8"}},
     {"adjacent_local_size",
      1,
@@ -323,7 +325,7 @@ static void ratios_of(const tuner *t, const setting_times *times, int k, double 
  * affects run faster by more than KEEP_MARGIN on average. Prints each choice. */
 static int walk_tunables(tuner *t, int adjacent, int quick)
 {
-    printf("%-26s %10s %10s  %s\n", "tunable", "table", "chosen", "time relative to the table's value, each candidate");
+    printf("%-30s %10s %10s  %s\n", "tunable", "table", "chosen", "time relative to the table's value, each candidate");
     setting_times *times = calloc(t->count, sizeof *times);
     double *ratio = calloc(t->count, sizeof *ratio);
     int rc = times && ratio ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
@@ -359,7 +361,7 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         }
         const clg_status st = clg_context_set_tuning(t->ctx, settings[chosen]);
         if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set %s", settings[chosen]);
-        printf("%-26s %10s %10s  %s\n", plan->name, values[0], values[chosen], trail);
+        printf("%-30s %10s %10s  %s\n", plan->name, values[0], values[chosen], trail);
         fflush(stdout);
     }
     free(times);

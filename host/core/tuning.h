@@ -65,25 +65,26 @@ typedef struct clg_tuning {
     uint32_t check_local_size; /* work-group size of the checks */
     uint32_t copy_local_size;  /* work-group size of the gated copy */
     /* the kernels' own constants, passed to every build as the macros named in the registry */
-    uint32_t cache_line_bytes;              /* CACHE_LINE: the step of prefetch loops */
-    uint32_t rows_prefetch_ahead_bytes;     /* row runs: short rows are prefetched whole this far ahead */
-    uint32_t rows_prefetch_max_rows;        /* ... at most this many rows ahead */
-    uint32_t rows_prefetch_head_from_bytes; /* rows this long have only their head prefetched, a row ahead */
-    uint32_t rows_prefetch_head_bytes;      /* ... this much of it */
-    uint32_t group_prefetch_bytes;          /* one-unit rows: a group's data this small is prefetched in order */
-    uint32_t group_prefetch_spread;         /* ... spread over chunks of this many rows */
-    uint32_t unit_rows_prefetch_ahead;      /* one-unit rows of larger groups: rows prefetched ahead */
-    uint32_t elements_prefetch_index_rows;  /* GatherElements runs: index rows prefetched ahead */
-    uint32_t elements_prefetch_data_rows;   /* GatherElements runs: data rows prefetched ahead */
-    uint32_t dequant_slab_prefetch_bytes;   /* dequantizing: most bytes prefetched of a slab's values or scales */
-    uint32_t bag_prefetch_ahead;            /* EmbeddingBag runs: a work-item prefetches the rows of the bag
+    uint32_t cache_line_bytes;               /* CACHE_LINE: the step of prefetch loops */
+    uint32_t rows_prefetch_ahead_bytes;      /* row runs: short rows are prefetched whole this far ahead */
+    uint32_t rows_prefetch_max_rows;         /* ... at most this many rows ahead */
+    uint32_t rows_prefetch_head_from_bytes;  /* rows this long have only their head prefetched, a row ahead */
+    uint32_t rows_prefetch_head_bytes;       /* ... this much of it */
+    uint32_t group_prefetch_bytes;           /* one-unit rows: a group's data this small is prefetched in order */
+    uint32_t group_prefetch_spread;          /* ... spread over chunks of this many rows */
+    uint32_t unit_rows_prefetch_ahead;       /* one-unit rows of larger groups: rows prefetched ahead */
+    uint32_t elements_prefetch_index_rows;   /* GatherElements runs: index rows prefetched ahead */
+    uint32_t elements_prefetch_data_rows;    /* GatherElements runs: data rows prefetched ahead */
+    uint32_t dequant_slab_prefetch_bytes;    /* dequantizing: most bytes prefetched of a slab's values or scales */
+    uint32_t bag_prefetch_ahead;             /* EmbeddingBag runs: a work-item prefetches the rows of the bag
                                              * this many bags on (0: none) */
-    uint32_t bag_prefetch_rows;             /* ... and, reducing index i, the row of index i + this (0: none) */
-    uint32_t bag_sum_columns;               /* ... an f32 sum's widest pass: columns accumulated at once */
-    uint32_t bag_quantized_piece_values;    /* EmbeddingBag over a quantized table: values of a unit a
+    uint32_t bag_prefetch_rows;              /* ... and, reducing index i, the row of index i + this (0: none) */
+    uint32_t bag_sum_columns;                /* ... an f32 sum's widest pass: columns accumulated at once */
+    uint32_t bag_quantized_piece_values;     /* EmbeddingBag over a quantized table: values of a unit a
                                              * work-item reduces at once, in registers */
-    uint32_t bag_quantized_prefetch_ahead;  /* ... runs: a work-item prefetches the rows of its bag this many
+    uint32_t bag_quantized_prefetch_ahead;   /* ... runs: a work-item prefetches the rows of its bag this many
                                              * of its bags on (0: none) */
+    uint32_t bag_quantized_prefetch_current; /* ... and (1) the rows of each bag as its reduction starts */
     /* the synchronous calls over host memory */
     uint32_t host_memory_in_place; /* 1: inputs read, the output written, where they lie (USE_HOST_PTR) */
 } clg_tuning;

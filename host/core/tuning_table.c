@@ -58,6 +58,7 @@ static const clg_tuning defaults = {
     .bag_sum_columns = 128, /* sixteen AVX2 vectors: a row of 128 values read in one pass */
     .bag_quantized_piece_values = 64,
     .bag_quantized_prefetch_ahead = 2,
+    .bag_quantized_prefetch_current = 0,
     .host_memory_in_place = 0, /* a copy in the device's own memory */
 };
 

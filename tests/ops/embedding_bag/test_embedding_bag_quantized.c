@@ -676,10 +676,12 @@ START_TEST(random_cases)
 }
 END_TEST
 
-/* The tuning of the two tests below: pieces of 24 values, small groups (one set of programs for both). */
+/* The tuning of the two tests below: pieces of 24 values, small groups, and each bag's rows prefetched
+ * as it starts beside those of the bag ahead (one set of programs for both). */
 #define WIDE_TUNING                                                         \
     "grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n" \
-    "adjacent_local_size = 16\nbag_quantized_piece_values = 24\n"
+    "adjacent_local_size = 16\nbag_quantized_piece_values = 24\n"           \
+    "bag_quantized_prefetch_current = 1\n"
 
 /* Rows of 1024 values (at least 43 pieces of the 24 values the tuning below sets, a size that divides no
  * unit: each unit ends in a shorter piece; more pieces than the work-group's width of 16) and more bags
