@@ -402,7 +402,8 @@ static void use_tuning(bench_env *env, const char *tuning)
 }
 
 /* --versus: a timed call (made after clg_testing_forget_variant) ran the variant its tuning ran in its
- * warm-up, or the run was timed under the other tuning. */
+ * warm-up, or the run was timed under the other tuning. Only the operations whose launchers record a
+ * variant (host/core/variants.h) are checked so: the quantized EmbeddingBag's record none ("" both). */
 static void expect_variant(bench_env *env, const char *name, const char *expected, const char *which)
 {
     const char *ran = clg_testing_last_variant(env->ctx);

@@ -18,9 +18,9 @@
  * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
  * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
  * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE, QBAG_PREFETCH_AHEAD and
- * QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its encodings are kernel arguments (dequant_kernel_interface.h), as is the
- * output type: one program for the 32-value ggml blocks, ONNX Runtime's and OpenVINO's layouts, one for
- * ggml's super-blocks, one for FBGEMM's rows. */
+ * QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its encodings are kernel
+ * arguments (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml
+ * blocks, ONNX Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows. */
 #define TABLE_KIND 0
 #ifndef SPEC
 #define SPEC 0

@@ -67,7 +67,7 @@ static const tunable_plan plans[] = {
     {"bag_quantized_piece_values", 0, QBAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
     /* before the distance, which is then weighed with the bag's own prefetch in force */
     {"bag_quantized_prefetch_current", 0, QBAG, {"0", "1"}, {"0", "1"}},
-    {"bag_quantized_prefetch_ahead", 0, QBAG, {"1", "2", "4"}, {"0", "1", "2", "4", "8"}},
+    {"bag_quantized_prefetch_ahead", 0, QBAG, {"0", "1", "2"}, {"0", "1", "2", "4", "8"}},
     {"adjacent_local_size",
      1,
      ROWS | ELEMENTS | QUANT | BAG | QBAG,

@@ -14,7 +14,11 @@ clg_status clg_borrow_kernel(clg_context *ctx, const clg_kernel_source *source, 
     if (!prefetch && !t->stream && !t->item_loops && !t->force_inline) hinted = 0;
     char full[CLG_OPTIONS_CAPACITY], constants[CLG_OPTIONS_CAPACITY / 2];
     const char *driver_options = ctx->profile.driver_options ? ctx->profile.driver_options : "";
-    clg_tuning_build_options(t, constants, sizeof constants);
+    const size_t needed = clg_tuning_build_options(t, constants, sizeof constants);
+    if (needed >= sizeof constants) /* never at the tunables' maxima today (test_tuning) */
+        return clg_fail(CLG_ERR_KERNEL_BUILD,
+                        "the tuning's build options take %zu bytes, more than the %zu kept for them", needed,
+                        sizeof constants - 1);
     if (hinted)
         snprintf(full, sizeof full,
                  "%s%s%s -DHINT_PREFETCH=%d -DHINT_STREAM=%d -DHINT_ITEM_LOOPS=%d -DHINT_FORCE_INLINE=%d", options,

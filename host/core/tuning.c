@@ -95,7 +95,7 @@ static const clg_tunable tunables[] = {
     KERNEL(bag_quantized_prefetch_ahead, "QBAG_PREFETCH_AHEAD", 0, 1u << 10,
            "quantized EmbeddingBag runs: the work-item's bag, this many on, whose rows it prefetches (0: none)"),
     KERNEL(bag_quantized_prefetch_current, "QBAG_PREFETCH_CURRENT", 0, 1,
-           "quantized EmbeddingBag runs: each bag's rows prefetched all at once as its reduction starts"),
+           "quantized EmbeddingBag runs: each bag's rows (up to rows_prefetch_max_rows) prefetched as it starts"),
     COUNT(host_memory_in_place, 0, 1, "host-memory calls: inputs and output used in the caller's memory, not copied"),
 };
 

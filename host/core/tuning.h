@@ -77,14 +77,15 @@ typedef struct clg_tuning {
     uint32_t elements_prefetch_data_rows;    /* GatherElements runs: data rows prefetched ahead */
     uint32_t dequant_slab_prefetch_bytes;    /* dequantizing: most bytes prefetched of a slab's values or scales */
     uint32_t bag_prefetch_ahead;             /* EmbeddingBag runs: a work-item prefetches the rows of the bag
-                                             * this many bags on (0: none) */
+                                              * this many bags on (0: none) */
     uint32_t bag_prefetch_rows;              /* ... and, reducing index i, the row of index i + this (0: none) */
     uint32_t bag_sum_columns;                /* ... an f32 sum's widest pass: columns accumulated at once */
     uint32_t bag_quantized_piece_values;     /* EmbeddingBag over a quantized table: values of a unit a
-                                             * work-item reduces at once, in registers */
+                                              * work-item reduces at once, in registers */
     uint32_t bag_quantized_prefetch_ahead;   /* ... runs: a work-item prefetches the rows of its bag this many
-                                             * of its bags on (0: none) */
-    uint32_t bag_quantized_prefetch_current; /* ... and (1) the rows of each bag as its reduction starts */
+                                              * of its bags on (0: none) */
+    uint32_t bag_quantized_prefetch_current; /* ... and (1) the rows of each bag (up to
+                                              * rows_prefetch_max_rows) as its reduction starts */
     /* the synchronous calls over host memory */
     uint32_t host_memory_in_place; /* 1: inputs read, the output written, where they lie (USE_HOST_PTR) */
 } clg_tuning;

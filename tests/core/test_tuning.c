@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/tuning.h"
 #include "core/tuning_profile.h"
+#include "programs/program_cache.h" /* CLG_OPTIONS_CAPACITY */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -31,6 +32,30 @@ START_TEST(every_table_row_is_complete_and_in_range)
                       clg_last_error_message());
         ck_assert_msg(memcmp(&row, &back, sizeof row) == 0, "row %s does not round-trip", name);
     }
+}
+END_TEST
+
+/* Every tunable at the top of its range still gives build options that fit the space the launcher keeps
+ * for them (host/core/launch.c: half of a program's options), so that no macro is ever cut short. */
+START_TEST(build_options_fit_at_every_maximum)
+{
+    size_t count = 0;
+    const clg_tunable *all = clg_tunables(&count);
+    char text[8192] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const clg_tunable *t = &all[i];
+        const int n = t->choices ? snprintf(text + used, sizeof text - used, "%s = %s\n", t->name, t->choices[t->max])
+                                 : snprintf(text + used, sizeof text - used, "%s = %u\n", t->name, (unsigned)t->max);
+        ck_assert(n > 0 && (size_t)n < sizeof text - used);
+        used += (size_t)n;
+    }
+    clg_tuning most;
+    memset(&most, 0, sizeof most);
+    ck_assert_msg(clg_tuning_parse(text, &most) == CLG_SUCCESS, "%s", clg_last_error_message());
+    const size_t needed = clg_tuning_build_options(&most, NULL, 0);
+    ck_assert_msg(needed < CLG_OPTIONS_CAPACITY / 2, "build options at the maxima take %zu bytes of %d", needed,
+                  CLG_OPTIONS_CAPACITY / 2 - 1);
 }
 END_TEST
 
@@ -285,9 +310,9 @@ int main(void)
 {
     return support_run_tests(
         "tuning", 300,
-        SUPPORT_TESTS(every_table_row_is_complete_and_in_range, rows_follow_implementation_and_device_type,
-                      bad_lines_are_refused_whole_and_named, comments_blanks_and_choices_parse,
-                      stored_profiles_load_and_damaged_ones_are_ignored,
+        SUPPORT_TESTS(every_table_row_is_complete_and_in_range, build_options_fit_at_every_maximum,
+                      rows_follow_implementation_and_device_type, bad_lines_are_refused_whole_and_named,
+                      comments_blanks_and_choices_parse, stored_profiles_load_and_damaged_ones_are_ignored,
                       contexts_read_set_store_and_reload_their_tuning, reference_context_has_no_tuning,
                       device_specs_take_implementation_short_names));
 }

@@ -497,6 +497,35 @@ START_TEST(random_mixed)
 }
 END_TEST
 
+/* The runs kernel with each (table, bag) pair's rows prefetched as it starts (bag_quantized_prefetch_current)
+ * beside the pair ahead, in two-item groups, so that a work-item's walk crosses tables and empty bags:
+ * FBGEMM's mix, and a wide call. A tuning changes speed, never results. */
+START_TEST(prefetch_current_pairs)
+{
+    static const table_kind fbgemm_mix[] = {
+        {CLG_F32, 0}, {CLG_F16, 0}, {0, CLG_QUANT_FBGEMM_8BIT_ROWWISE}, {0, CLG_QUANT_FBGEMM_4BIT_ROWWISE}};
+    support_use_tuning("mapping = runs\nruns_local_size = 2\nruns_groups_per_cu = 1\n"
+                       "bag_quantized_prefetch_current = 1\n");
+    const support_random_setup setup = support_random_from_environment("embedding_bag_tables_quantized", 0xC0BE7ull);
+    support_rng rng = {setup.seed};
+    for (int k = 0; k < 6; ++k) {
+        table_kind kinds[6];
+        const uint64_t T = 2 + support_below(&rng, 5);
+        for (uint64_t t = 0; t < T; ++t) kinds[t] = fbgemm_mix[support_below(&rng, COUNT(fbgemm_mix))];
+        random_tables r;
+        make_random(&rng, &r, kinds, T, 12, 40, 2, 5);
+        check_random(&r, k);
+        free_random(&r);
+    }
+    table_kind wide[] = {{0, CLG_QUANT_FBGEMM_8BIT_ROWWISE}, {CLG_F32, 0}, {0, CLG_QUANT_FBGEMM_4BIT_ROWWISE}};
+    random_tables r;
+    make_random(&rng, &r, wide, 3, 50, 600, 1, 40);
+    check_random(&r, 6);
+    free_random(&r);
+    support_use_tuning(NULL);
+}
+END_TEST
+
 /* ---- one quantized table: clg_embedding_bag_quantized's bytes -------------------------------------- */
 
 static const clg_quant_layout row_layouts[] = {
@@ -565,5 +594,5 @@ int main(void)
 {
     return support_run_tests("embedding_bag_tables_quantized", 900,
                              SUPPORT_TESTS(fbgemm_mix_hand_checked, hostile_values, refused_descriptors,
-                                           one_table_matches_quantized_call, random_mixed));
+                                           one_table_matches_quantized_call, random_mixed, prefetch_current_pairs));
 }
