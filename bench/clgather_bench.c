@@ -108,6 +108,16 @@ static double min_of(const double *v, int n)
     return m;
 }
 
+static double max_of(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; ++i) m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+/* A check's outcome (1 equal, -1 not, 0 not checked) as the table's check column writes it. */
+static const char *verified_word(int verified) { return verified > 0 ? "ok" : verified < 0 ? "MISMATCH" : "-"; }
+
 /* Set when the driver's profiling timestamps do not measure a 256 MiB copy (rusticl 22.3 reports
  * START == END): every kernel time is then the wall time of the call and its wait. */
 static int profiling_unusable;
@@ -136,10 +146,11 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static void load_cases_file(const char *path)
+/* The whole of a text file, NUL-terminated (malloc'd), and its length in *length. */
+static char *read_text_file(const char *what, const char *path, size_t *length)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) DIE("cannot read %s: %s", path, strerror(errno));
+    if (!f) DIE("%s: cannot read %s: %s", what, path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
     char *text = xmalloc(cap);
     size_t got;
@@ -153,6 +164,14 @@ static void load_cases_file(const char *path)
     }
     fclose(f);
     text[len] = '\0';
+    *length = len;
+    return text;
+}
+
+static void load_cases_file(const char *path)
+{
+    size_t length;
+    char *text = read_text_file("--cases", path, &length);
     CASES = case_table_parse(text, path, "clgather-bench", &NUM_CASES);
     free(text);
 }
@@ -189,15 +208,9 @@ typedef struct bench_env {
  * FILE's lines applied over it, which the library checks line by line. Leaves the context as it was. */
 static void set_up_versus(bench_env *env, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) DIE("--versus: cannot read %s: %s", path, strerror(errno));
-    char *lines = xmalloc(65536);
-    const size_t n = fread(lines, 1, 65535, f);
-    const int more = fgetc(f) != EOF;
-    fclose(f);
-    if (more) DIE("--versus: %s is longer than a profile (64 KiB)", path);
-    lines[n] = '\0';
     size_t length = 0;
+    char *lines = read_text_file("--versus", path, &length);
+    if (length > 65535) DIE("--versus: %s is longer than a profile (64 KiB)", path);
     clg_context_tuning(env->ctx, NULL, 0, &length);
     env->base_tuning = xmalloc(length + 1);
     check_clg(clg_context_tuning(env->ctx, env->base_tuning, length + 1, NULL), "clg_context_tuning");
@@ -433,9 +446,7 @@ static void summarize_versus(case_result *res, int wall, const double *tk, const
     double *ratio = xmalloc(sizeof(double) * (size_t)n);
     for (int r = 0; r < n; ++r) ratio[r] = wall ? vw[r] / tw[r] : vk[r] / tk[r];
     res->versus_ratio_min = min_of(ratio, n);
-    res->versus_ratio_max = ratio[0];
-    for (int r = 1; r < n; ++r)
-        if (ratio[r] > res->versus_ratio_max) res->versus_ratio_max = ratio[r];
+    res->versus_ratio_max = max_of(ratio, n);
     res->versus_ratio_median = median_of(ratio, n);
     res->versus_kernel_median = median_of(vk, n);
     res->versus_wall_median = median_of(vw, n);
@@ -1002,18 +1013,11 @@ int main(int argc, char **argv)
         if (r->ratio_to_adjacent_copy > 0) snprintf(adjacent, sizeof adjacent, "%.3f", r->ratio_to_adjacent_copy);
         printf("%-18s %9.2f %9.3fms %9.3fms %9.3fms %9.3fms %8.2f %7.3f %7s %8.2fx %7s %s\n", r->name,
                (double)r->bytes / 1e6, r->kernel_median * 1e3, r->kernel_min * 1e3, r->wall_median * 1e3,
-               r->ref_median * 1e3, r->gbps, r->ratio_to_copy, adjacent, r->speedup,
-               r->verified > 0   ? "ok"
-               : r->verified < 0 ? "MISMATCH"
-                                 : "-",
-               note);
+               r->ref_median * 1e3, r->gbps, r->ratio_to_copy, adjacent, r->speedup, verified_word(r->verified), note);
         if (versus_path)
             printf("%-18s %9s %9.3fms %11s %9.3fms   versus: pairs' median %.3f (%.2f-%.2f) %s\n", "", "",
                    r->versus_kernel_median * 1e3, "", r->versus_wall_median * 1e3, r->versus_ratio_median,
-                   r->versus_ratio_min, r->versus_ratio_max,
-                   r->versus_verified > 0   ? "ok"
-                   : r->versus_verified < 0 ? "MISMATCH"
-                                            : "-");
+                   r->versus_ratio_min, r->versus_ratio_max, verified_word(r->versus_verified));
         fflush(stdout);
     }
 
