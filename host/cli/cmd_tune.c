@@ -105,7 +105,8 @@ typedef struct tuner {
     clg_context *ctx;
     cl_context cl;
     cl_command_queue queue; /* profiling on */
-    int repeat;
+    int repeat;             /* the copy measurement's runs */
+    int steps;              /* each comparison's runs of a case under each setting (compare_settings) */
     double copy_gbps;
     tune_case *cases;
     size_t count;
@@ -206,17 +207,6 @@ static int check_case(tuner *t, tune_case *c)
     return 0;
 }
 
-/* The mean over the cases a tunable affects of each case's time relative to the first setting's (the
- * median of its paired ratios), so that a long case does not outvote the others. */
-static double relative_time(const tuner *t, unsigned kinds, const double *ratio)
-{
-    double sum = 0;
-    int n = 0;
-    for (size_t i = 0; i < t->count; ++i)
-        if (kinds & case_class(t->cases[i].spec)) sum += ratio[i], ++n;
-    return n ? sum / n : 1.0;
-}
-
 /* The value of a tunable in the context's tuning text. */
 static void current_value(const clg_context *ctx, const char *name, char *value, size_t size)
 {
@@ -315,10 +305,15 @@ static int compare_settings(tuner *t, unsigned kinds, const char *const *setting
     return rc;
 }
 
-/* The ratios of setting k of each case, as one array. */
-static void ratios_of(const tuner *t, const setting_times *times, int k, double *out)
+/* The mean over the cases a tunable affects of setting k's time relative to the first setting's (each
+ * case's median of its paired ratios), so that a long case does not outvote the others. */
+static double relative_time(const tuner *t, unsigned kinds, const setting_times *times, int k)
 {
-    for (size_t i = 0; i < t->count; ++i) out[i] = times[i].ratio[k];
+    double sum = 0;
+    int n = 0;
+    for (size_t i = 0; i < t->count; ++i)
+        if (kinds & case_class(t->cases[i].spec)) sum += times[i].ratio[k], ++n;
+    return n ? sum / n : 1.0;
 }
 
 /* Walk the tunables of the mapping: each candidate against the value in force, kept where the cases it
@@ -327,8 +322,7 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
 {
     printf("%-30s %10s %10s  %s\n", "tunable", "table", "chosen", "time relative to the table's value, each candidate");
     setting_times *times = calloc(t->count, sizeof *times);
-    double *ratio = calloc(t->count, sizeof *ratio);
-    int rc = times && ratio ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
+    int rc = times ? 0 : cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
     for (size_t p = 0; rc == 0 && p < sizeof plans / sizeof plans[0]; ++p) {
         const tunable_plan *plan = &plans[p];
         if (plan->adjacent != adjacent) continue;
@@ -346,15 +340,14 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
             snprintf(lines[k], sizeof lines[k], "%.63s = %.31s\n", plan->name, values[k]);
             settings[k] = lines[k];
         }
-        rc = compare_settings(t, plan->kinds, settings, count, (quick ? 2 : 3) * t->repeat, times);
+        rc = compare_settings(t, plan->kinds, settings, count, t->steps, times);
         if (rc != 0) break;
         int chosen = 0;
         double chosen_rel = 1.0;
         char trail[512];
         int used = snprintf(trail, sizeof trail, "%s: 1", values[0]);
         for (int k = 1; k < count; ++k) {
-            ratios_of(t, times, k, ratio);
-            const double rel = relative_time(t, plan->kinds, ratio);
+            const double rel = relative_time(t, plan->kinds, times, k);
             if (used > 0 && (size_t)used < sizeof trail)
                 used += snprintf(trail + used, sizeof trail - (size_t)used, ", %s: %.3f", values[k], rel);
             if (rel < chosen_rel * (1.0 - KEEP_MARGIN)) chosen = k, chosen_rel = rel;
@@ -365,18 +358,17 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         fflush(stdout);
     }
     free(times);
-    free(ratio);
     return rc;
 }
 
 /* Every case under the table's tuning and under the tuned one, run by run: their medians into table_s
  * and tuned_s, the median of their paired ratios into tuned_ratio. */
-static int compare_table_and_tuned(tuner *t, const char *table, const char *tuned, int steps)
+static int compare_table_and_tuned(tuner *t, const char *table, const char *tuned)
 {
     setting_times *times = calloc(t->count, sizeof *times);
     if (!times) return cli_fail(CLI_EXIT_REFUSED, "tune: out of host memory");
     const char *settings[2] = {table, tuned};
-    const int rc = compare_settings(t, ~0u, settings, 2, steps, times);
+    const int rc = compare_settings(t, ~0u, settings, 2, t->steps, times);
     for (size_t i = 0; rc == 0 && i < t->count; ++i) {
         t->cases[i].table_s = times[i].seconds[0];
         t->cases[i].tuned_s = times[i].seconds[1];
@@ -429,6 +421,7 @@ int cmd_tune(int argc, char **argv)
     tuner t;
     memset(&t, 0, sizeof t);
     t.repeat = quick ? 5 : 11;
+    t.steps = (quick ? 2 : 3) * t.repeat; /* as many runs as the rounds of medians they replaced */
     if (cli_open_context(options[0].value, 0, &t.ctx) != 0) {
         free(cases_text);
         return CLI_EXIT_REFUSED;
@@ -476,14 +469,14 @@ int cmd_tune(int argc, char **argv)
     if (rc == 0) rc = measure_copy(&t, device, info.max_alloc_bytes);
     if (rc == 0) {
         printf("copy:  %.2f GB/s (16 bytes a work-item, read + write, as clgather-bench); %zu cases, %d timed runs "
-               "each, the %s mapping\n\n",
-               t.copy_gbps, t.count, t.repeat, adjacent ? "adjacent" : "runs");
+               "of each under each setting, the %s mapping\n\n",
+               t.copy_gbps, t.count, t.steps, adjacent ? "adjacent" : "runs");
         fflush(stdout);
         rc = walk_tunables(&t, adjacent, quick);
     }
     char tuned[8192] = "";
     if (rc == 0) clg_context_tuning(t.ctx, tuned, sizeof tuned, NULL);
-    if (rc == 0) rc = compare_table_and_tuned(&t, tuning, tuned, (quick ? 2 : 3) * t.repeat);
+    if (rc == 0) rc = compare_table_and_tuned(&t, tuning, tuned);
     if (rc == 0) {
         print_cases(&t);
         /* the choices, taken one at a time, must also win together, on the cases' mean */
