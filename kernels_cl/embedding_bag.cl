@@ -372,7 +372,7 @@ inline table_bits_t empty_value(const bag_inputs *in, ulong c)
         int index_size, int index_signed, __global const uchar *bags, ulong bags_offset, int bags_size,              \
         int bags_signed, __global const table_bits_t *weights, ulong weights_offset, int has_weights,                \
         __global table_bits_t *out, ulong out_offset, ulong N, ulong D, ulong L, ulong B, ulong K, ulong bags_count, \
-        int form, int mode, long default_row, long padding_row, int gated, __global const uint *gate
+        int form, int mode, long default_row, long padding_row GATE_PARAMETER
 
 inline bag_inputs inputs_of(__global const table_bits_t *table, ulong table_offset, __global const uchar *indices,
                             ulong indices_offset, int index_size, int index_signed, __global const uchar *bags,
@@ -560,7 +560,7 @@ inline table_bits_t reduce_bag_column(const bag_inputs *in, ulong start, ulong e
 __kernel void embedding_bag_runs(BAG_PARAMETERS)
 {
     const ulong b = get_global_id(0);
-    if (b >= B || (gated && gate[0] != NONE_FAILED)) return;
+    if (b >= B || GATE_IS_CLOSED()) return;
     const bag_inputs in = INPUTS_OF();
     if (BAG_PREFETCH_AHEAD && b + BAG_PREFETCH_AHEAD < B) prefetch_bag(&in, b + BAG_PREFETCH_AHEAD);
     reduce_bag_runs(&in, b, out + out_offset + b * D);
@@ -570,7 +570,7 @@ __kernel void embedding_bag_runs(BAG_PARAMETERS)
  * dimension 1 the bags, both with a grid stride. */
 __kernel void embedding_bag_columns(BAG_PARAMETERS)
 {
-    if (gated && gate[0] != NONE_FAILED) return;
+    if (GATE_IS_CLOSED()) return;
     const bag_inputs in = INPUTS_OF();
     for (ulong b = get_global_id(1); b < B; b += get_global_size(1)) {
         ulong start, end;
@@ -600,7 +600,7 @@ inline bag_inputs table_view(bag_inputs in, __global const ulong *meta, ulong t)
 __kernel void embedding_bag_tables_runs(TABLES_PARAMETERS)
 {
     const ulong k = get_global_id(0);
-    if (k >= T * B || (gated && gate[0] != NONE_FAILED)) return;
+    if (k >= T * B || GATE_IS_CLOSED()) return;
     const ulong t = k / B, b = k % B;
     const bag_inputs all = INPUTS_OF(), in = table_view(all, meta, t);
     const ulong ahead = k + BAG_PREFETCH_AHEAD;
@@ -614,7 +614,7 @@ __kernel void embedding_bag_tables_runs(TABLES_PARAMETERS)
 /* Adjacent mapping: dimension 0 the columns of the widest table, dimension 1 the (table, bag) pairs. */
 __kernel void embedding_bag_tables_columns(TABLES_PARAMETERS)
 {
-    if (gated && gate[0] != NONE_FAILED) return;
+    if (GATE_IS_CLOSED()) return;
     const bag_inputs all = INPUTS_OF();
     for (ulong k = get_global_id(1); k < T * B; k += get_global_size(1)) {
         const ulong t = k / B, b = k % B;

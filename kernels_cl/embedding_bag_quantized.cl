@@ -304,7 +304,7 @@ inline piece piece_at(const dequant_params *q, offset_t x, offset_t pieces_per_u
         int index_signed, __global const uchar *bags, ulong bags_offset, int bags_size, int bags_signed,       \
         __global const uint *weights, ulong weights_offset, int has_weights, ulong B, ulong K, ulong L,        \
         ulong bags_count, int form, int mode, long default_row, long padding_row, int out_kind, ulong workers, \
-        offset_t pieces_per_unit, __global uint *stage_base, int gated, __global const uint *gate
+        offset_t pieces_per_unit, __global uint *stage_base GATE_PARAMETER
 
 #define QBAG_INPUTS()                                                                                              \
     inputs_of((__global const uint *)0, 0, bag_indices, bag_indices_offset, index_size, index_signed, bags,        \
@@ -342,7 +342,7 @@ inline void walk_of(ulong w, ulong workers, ulong count, ulong *first, ulong *en
 __kernel void bag_quantized_runs(QBAG_PARAMETERS)
 {
     const ulong w = get_global_id(0);
-    if (w >= workers || (gated && gate[0] != NONE_FAILED)) return;
+    if (w >= workers || GATE_IS_CLOSED()) return;
     DEQUANT_KERNEL_SETUP(q);
     (void)out;
     (void)indices;
@@ -374,7 +374,7 @@ __kernel void bag_quantized_columns(QBAG_PARAMETERS)
 {
     const offset_t x = (offset_t)get_global_id(0);
     const ulong w = get_global_id(1);
-    if (x >= U * pieces_per_unit || w >= workers || (gated && gate[0] != NONE_FAILED)) return;
+    if (x >= U * pieces_per_unit || w >= workers || GATE_IS_CLOSED()) return;
     DEQUANT_KERNEL_SETUP(q);
     (void)out;
     (void)indices;

@@ -136,7 +136,7 @@ inline void reduce_qtable_piece(const qtable *v, ulong b, offset_t x, __global u
         int bags_size, int bags_signed, __global const uint *weights, ulong weights_offset, int has_weights,       \
         __global uchar *out_base, ulong out_offset, ulong B, ulong L, ulong bags_count, int mode, int out_kind,    \
         __global const ulong *meta, ulong T, ulong out_width, ulong workers, ulong max_pieces,                     \
-        __global uint *stage_base, int gated, __global const uint *gate
+        __global uint *stage_base GATE_PARAMETER
 
 /* The call's bag inputs: N per table (qtable_of), D the output's row width. */
 #define QTABLES_INPUTS()                                                                                     \
@@ -190,7 +190,7 @@ HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 {
     const ulong w = get_global_id(0);
-    if (w >= workers || (gated && gate[0] != NONE_FAILED)) return;
+    if (w >= workers || GATE_IS_CLOSED()) return;
     const bag_inputs all = QTABLES_INPUTS();
     __global const uchar *tables = tables_base + tables_offset;
     __global uchar *out = out_base + out_offset;
@@ -222,7 +222,7 @@ __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 __kernel void bag_quantized_tables_columns(QTABLES_PARAMETERS)
 {
     const ulong x = get_global_id(0), w = get_global_id(1);
-    if (x >= max_pieces || w >= workers || (gated && gate[0] != NONE_FAILED)) return;
+    if (x >= max_pieces || w >= workers || GATE_IS_CLOSED()) return;
     const bag_inputs all = QTABLES_INPUTS();
     __global const uchar *tables = tables_base + tables_offset;
     __global uchar *out = out_base + out_offset;

@@ -2,8 +2,10 @@
  * the flag, which kernels lower with atomic_min to their first failing unit (NONE_FAILED if none),
  * then details a locate kernel writes once the flag is set. One record per call, 64 bytes.
  *
- * A gated kernel (build option GATE=1) takes the record as its last argument and writes nothing when
- * the flag is set: the deferred error policy runs check and kernel back to back with no host wait. */
+ * Every kernel that writes a call's output takes the gate (GATE_PARAMETER): with gated set, the record
+ * of the call's check, and then it writes nothing if the flag is set. So the kernels follow the check
+ * on the queue with no host wait between them, under both error policies. A run-time argument, not a
+ * build option: calls with and without a check share one program. */
 #ifndef CLG_FAILURE_RECORD_H
 #define CLG_FAILURE_RECORD_H
 
@@ -12,12 +14,7 @@
 /* details[0 .. 6] follow the flag and a reserved word */
 inline __global ulong *failure_details(volatile __global uint *record) { return (__global ulong *)(record + 2); }
 
-#if GATE
-#define GATE_PARAMETER   , __global const uint *gate
-#define GATE_IS_CLOSED() (gate[0] != NONE_FAILED)
-#else
-#define GATE_PARAMETER
-#define GATE_IS_CLOSED() 0
-#endif
+#define GATE_PARAMETER   , int gated, __global const uint *gate
+#define GATE_IS_CLOSED() (gated && gate[0] != NONE_FAILED)
 
 #endif /* CLG_FAILURE_RECORD_H */

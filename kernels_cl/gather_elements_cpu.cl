@@ -8,7 +8,7 @@
  * An element is UNITS units of MOVE_T (1 unless the buffers' offsets or alignment are finer than the
  * element); the host passes the data strides T and AS in units.
  *
- * Build options: those of index_rules.h, hints.h and failure_record.h, and
+ * Build options: those of index_rules.h and hints.h, and
  *   MOVE_T     uchar | ushort | uint | uint2 | uint4
  *   UNITS      units of MOVE_T per element: 1, 2, 4, 8 or 16
  *   WALK_RANK  dimensions of the walk, 1..8

@@ -8,7 +8,7 @@
  * An element is UNITS units of MOVE_T; the host passes the data strides T and AS in units.
  *
  * Build options: MOVE_T (uchar | ushort | uint | uint2 | uint4), UNITS (1, 2, 4, 8 or 16), WALK_RANK
- * (1..8), and those of index_rules.h and failure_record.h. */
+ * (1..8), and those of index_rules.h. */
 #include "failure_record.h"
 #include "hints.h"
 #include "index_rules.h"

@@ -3,7 +3,7 @@
  * indices[(bb*N + n)*TUPLE ..] combined over the data extents they index (row_source_tuple.h), A
  * their product.
  *
- * Build options: those of index_rules.h, hints.h, failure_record.h, row_copy_cpu.h, and TUPLE. */
+ * Build options: those of index_rules.h, hints.h, row_copy_cpu.h, and TUPLE. */
 #include "hints.h"
 #include "row_source_tuple.h"
 

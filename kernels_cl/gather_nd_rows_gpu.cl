@@ -3,7 +3,7 @@
  * indices[(bb*N + n)*TUPLE ..] combined over the data extents they index (row_source_tuple.h), A
  * their product.
  *
- * Build options: those of index_rules.h, failure_record.h, row_copy_gpu.h (row_stage_gpu.h shares them),
+ * Build options: those of index_rules.h, row_copy_gpu.h (row_stage_gpu.h shares them),
  * and TUPLE. */
 #include "hints.h"
 #include "row_source_tuple.h"

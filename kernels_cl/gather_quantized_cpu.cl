@@ -3,7 +3,7 @@
  * thread, streams through consecutive indices and output. One division pair per work-item finds
  * where its run starts; after that, counters. Output slab r = m*N + n is data slab (m, idx[n]).
  *
- * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h, dequant_piece.h and
+ * Build options: those of index_rules.h, hints.h, dequant.h, dequant_piece.h and
  * dequant_kernel_interface.h. */
 #include "dequant_kernel_interface.h"
 #include "dequant_units.h"

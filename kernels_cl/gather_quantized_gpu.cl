@@ -3,7 +3,7 @@
  * dimension 1 walks slabs with a grid stride, so the NDRange stays within what the host sized for the
  * device. Output slab r = m*N + n is data slab (m, idx[n]).
  *
- * Build options: those of index_rules.h, hints.h, failure_record.h, dequant.h, dequant_piece.h and
+ * Build options: those of index_rules.h, hints.h, dequant.h, dequant_piece.h and
  * dequant_kernel_interface.h. */
 #include "dequant_kernel_interface.h"
 #include "dequant_units.h"

@@ -8,7 +8,7 @@
  * n = r % N. A row is U units of MOVE_T; the host picks the widest unit (64 bytes down to 1) that
  * divides the row's bytes and the data and output byte offsets, so element types do not matter.
  *
- * Build options: those of index_rules.h, hints.h, failure_record.h and the row source, and
+ * Build options: those of index_rules.h, hints.h and the row source, and
  *   MOVE_T  uint16 | uint8 | uint4 | uint2 | uint | ushort | uchar
  *   STREAM  1: write the output with non-temporal stores where HINT_STREAM allows (outputs larger than
  *           the caches): no read-for-ownership of output lines, no eviction of the data rows */

@@ -7,8 +7,8 @@
  * n = r % N. A row is U units of MOVE_T (at most 16 bytes here: the widest load that still
  * coalesces); the host picks the widest unit that divides the row's bytes and both byte offsets.
  *
- * Build options: MOVE_T (uint4 | uint2 | uint | ushort | uchar), those of index_rules.h,
- * failure_record.h and the row source. */
+ * Build options: MOVE_T (uint4 | uint2 | uint | ushort | uchar), those of index_rules.h and the row
+ * source. */
 #ifndef CLG_ROW_COPY_GPU_H
 #define CLG_ROW_COPY_GPU_H
 

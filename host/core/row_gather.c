@@ -20,7 +20,7 @@ typedef struct specialization {
     clg_staging staged; /* one-unit rows through local memory (CLG_MAPPING_ADJACENT only) */
 } specialization;
 
-static void build_options(const clg_row_gather *rows, const specialization *s, int gated, char *buf, size_t size)
+static void build_options(const clg_row_gather *rows, const specialization *s, char *buf, size_t size)
 {
     char staging[24];
     clg_staging_options(&s->staged, staging, sizeof staging);
@@ -28,8 +28,8 @@ static void build_options(const clg_row_gather *rows, const specialization *s, i
     clg_index_rules_options(rows->index_type, s->offsets64, rows->policy == CLG_OOB_CLAMP, index_rules,
                             sizeof index_rules);
     if (rows->tuple_len > 0) snprintf(tuple, sizeof tuple, " -DTUPLE=%d", (int)rows->tuple_len);
-    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d -DGATE=%d%s%s", clg_move_type(s->move_bytes), index_rules,
-             s->stream, gated, tuple, staging);
+    snprintf(buf, size, "-DMOVE_T=%s %s -DSTREAM=%d%s%s", clg_move_type(s->move_bytes), index_rules, s->stream, tuple,
+             staging);
 }
 
 static specialization choose(const clg_context *ctx, const clg_row_gather *rows, const clg_buffer *buffers)
@@ -119,7 +119,7 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
 {
     const specialization s = choose(ctx, rows, buffers);
     char options[256];
-    build_options(rows, &s, gate != NULL, options, sizeof options);
+    build_options(rows, &s, options, sizeof options);
     const int runs = s.mapping == CLG_MAPPING_RUNS;
     const clg_kernel_source *source = runs ? rows->cpu_source : rows->gpu_source;
     const char *name = clg_variant_get(s.variant)->kernel;
@@ -153,7 +153,7 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
         for (int32_t j = 0; j < rows->tuple_len; ++j) dims.s[j] = (cl_long)rows->tuple_dims[j];
         err |= clSetKernelArg(lease.kernel, next_arg++, sizeof dims, &dims);
     }
-    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
+    err |= clg_set_gate_args(lease.kernel, next_arg, gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (row gather)");

@@ -33,25 +33,33 @@ static const clg_operand *output_operand(const clg_run_plan *run) { return &run-
 /* The error flag, blocking                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* The blocking error policy's one wait: the record's 4-byte flag, after `after`. If it is set, the
- * locate kernel details the failure and the operation's report names it (one more wait, on the
- * failing path only). */
-static clg_status read_flag_and_report(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
-                                       const clg_buffer *inputs, cl_mem record_mem, cl_event after)
+/* The record's flag as read: if it is set, the locate kernel details the failure and the operation's
+ * report names it (one more wait, on the failing path only). */
+static clg_status report_if_failed(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
+                                   const clg_buffer *inputs, cl_mem record_mem, cl_uint flag)
 {
-    clg_failure_record record = {.flag = CLG_FLAG_NONE_FAILED};
-    cl_int err = clEnqueueReadBuffer(queue, record_mem, CL_TRUE, 0, sizeof record.flag, &record.flag, 1, &after, NULL);
-    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (failure flag)");
-    if (record.flag == CLG_FLAG_NONE_FAILED) return CLG_SUCCESS;
+    if (flag == CLG_FLAG_NONE_FAILED) return CLG_SUCCESS;
+    clg_failure_record record = {.flag = flag};
     cl_event located = NULL;
     clg_status st = run->op->locate(ctx, run->plan, queue, inputs, record_mem, 0, NULL, &located);
     if (st == CLG_SUCCESS) {
-        err = clEnqueueReadBuffer(queue, record_mem, CL_TRUE, 0, sizeof record, &record, 1, &located, NULL);
+        cl_int err = clEnqueueReadBuffer(queue, record_mem, CL_TRUE, 0, sizeof record, &record, 1, &located, NULL);
         st = err == CL_SUCCESS ? run->op->report(run->plan, &record)
                                : clg_fail_cl(err, "clEnqueueReadBuffer (failure record)");
     }
     if (located) clReleaseEvent(located);
     return st;
+}
+
+/* The blocking error policy's one wait, for kernels that lower the flag inline: the record's 4-byte
+ * flag, after `after`. */
+static clg_status read_flag_and_report(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
+                                       const clg_buffer *inputs, cl_mem record_mem, cl_event after)
+{
+    cl_uint flag = CLG_FLAG_NONE_FAILED;
+    cl_int err = clEnqueueReadBuffer(queue, record_mem, CL_TRUE, 0, sizeof flag, &flag, 1, &after, NULL);
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (failure flag)");
+    return report_if_failed(ctx, run, queue, inputs, record_mem, flag);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -207,25 +215,43 @@ static clg_status run_deferred(clg_context *ctx, const clg_run_plan *run, cl_com
     return st;
 }
 
-/* The blocking error policy (and verify mode): the call waits for the 4-byte flag before the
- * caller's output is written. */
+/* The blocking error policy with a check kernel: check, the flag's read and the kernels, gated by the
+ * record, back to back on the queue; then the call waits for the read alone. The kernels start as the
+ * check ends, not a host round trip later, and write nothing if it failed; the call still returns the
+ * check's status. */
+static clg_status check_then_launch(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
+                                    const clg_buffer *buffers, cl_uint num_events, const cl_event *wait_list,
+                                    queue_run *q)
+{
+    const clg_operation *op = run->op;
+    cl_uint flag = CLG_FLAG_NONE_FAILED;
+    cl_event read = NULL;
+    clg_status st = op->check(ctx, run->plan, queue, buffers, q->record, num_events, wait_list, &q->checked);
+    if (st == CLG_SUCCESS) {
+        /* enqueued before the kernels, so that on an in-order queue it does not wait for them */
+        cl_int err = clEnqueueReadBuffer(queue, q->record, CL_FALSE, 0, sizeof flag, &flag, 1, &q->checked, &read);
+        if (err != CL_SUCCESS) st = clg_fail_cl(err, "clEnqueueReadBuffer (failure flag, non-blocking)");
+    }
+    if (st == CLG_SUCCESS) st = op->launch(ctx, run->plan, queue, q->targets, q->record, 1, &q->checked, &q->done);
+    if (read) { /* always waited for: it writes into `flag` */
+        cl_int err = clWaitForEvents(1, &read);
+        if (st == CLG_SUCCESS && err != CL_SUCCESS) st = clg_fail_cl(err, "clWaitForEvents (failure flag)");
+        clReleaseEvent(read);
+    }
+    return st == CLG_SUCCESS ? report_if_failed(ctx, run, queue, buffers, q->record, flag) : st;
+}
+
+/* The blocking error policy (and verify mode): the call knows its status before it returns, and the
+ * caller's output is written only if it succeeds. */
 static clg_status run_blocking(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
                                const clg_buffer *buffers, clg_flag_mode mode, bool verify, cl_uint num_events,
                                const cl_event *wait_list, queue_run *q)
 {
     const clg_operation *op = run->op;
-    clg_status st = CLG_SUCCESS;
-    if (mode == CLG_FLAG_CHECK_KERNEL) {
-        st = op->check(ctx, run->plan, queue, buffers, q->record, num_events, wait_list, &q->checked);
-        if (st == CLG_SUCCESS) st = read_flag_and_report(ctx, run, queue, buffers, q->record, q->checked);
-        if (st == CLG_SUCCESS) {
-            num_events = 1;
-            wait_list = &q->checked;
-        }
-    }
-    if (st == CLG_SUCCESS)
-        st = op->launch(ctx, run->plan, queue, q->targets, mode == CLG_FLAG_INLINE ? q->record : NULL, num_events,
-                        wait_list, &q->done);
+    clg_status st = mode == CLG_FLAG_CHECK_KERNEL
+                        ? check_then_launch(ctx, run, queue, buffers, num_events, wait_list, q)
+                        : op->launch(ctx, run->plan, queue, q->targets, mode == CLG_FLAG_INLINE ? q->record : NULL,
+                                     num_events, wait_list, &q->done);
     if (st == CLG_SUCCESS && mode == CLG_FLAG_INLINE)
         st = read_flag_and_report(ctx, run, queue, buffers, q->record, q->done);
     if (st == CLG_SUCCESS && verify) st = verify_on_host(ctx, run, queue, q->targets, q->done);

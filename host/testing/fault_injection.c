@@ -29,6 +29,8 @@ static atomic_long armed_at, points, fired, fired_on_binary;
  * binary. Cleared by that build, so that a later program at the same address is not taken for it. */
 static _Atomic(cl_program) binary_program;
 static atomic_long live_buffers, live_events, host_waits;
+/* kernels enqueued since the last arm, and how many of them had been when the host first waited */
+static atomic_long kernels_enqueued, kernels_at_first_wait;
 
 void clg_fault_arm(int mask, long k)
 {
@@ -39,9 +41,19 @@ void clg_fault_arm(int mask, long k)
     atomic_store(&fired_on_binary, 0);
     atomic_store(&binary_program, NULL);
     atomic_store(&host_waits, 0);
+    atomic_store(&kernels_enqueued, 0);
+    atomic_store(&kernels_at_first_wait, -1);
 }
 
 long clg_fault_host_waits(void) { return atomic_load(&host_waits); }
+long clg_fault_kernels_before_first_wait(void) { return atomic_load(&kernels_at_first_wait); }
+
+static void note_host_wait(void)
+{
+    long none = -1;
+    atomic_compare_exchange_strong(&kernels_at_first_wait, &none, atomic_load(&kernels_enqueued));
+    atomic_fetch_add(&host_waits, 1);
+}
 
 cl_int clg_fault_clRetainEvent(cl_event e)
 {
@@ -52,13 +64,13 @@ cl_int clg_fault_clRetainEvent(cl_event e)
 
 cl_int clg_fault_clFinish(cl_command_queue q)
 {
-    atomic_fetch_add(&host_waits, 1);
+    note_host_wait();
     return clFinish(q);
 }
 
 cl_int clg_fault_clWaitForEvents(cl_uint n, const cl_event *events)
 {
-    atomic_fetch_add(&host_waits, 1);
+    note_host_wait();
     return clWaitForEvents(n, events);
 }
 
@@ -185,6 +197,7 @@ cl_int clg_fault_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
 {
     if (fail_here(CLG_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
     cl_int err = clEnqueueNDRangeKernel(q, k, dims, off, g, l, n, w, e);
+    if (err == CL_SUCCESS) atomic_fetch_add(&kernels_enqueued, 1);
     count_event(err, e);
     return err;
 }
@@ -193,7 +206,7 @@ cl_int clg_fault_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, si
                                      const cl_event *w, cl_event *e)
 {
     if (fail_here(CLG_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
-    if (b) atomic_fetch_add(&host_waits, 1);
+    if (b) note_host_wait();
     cl_int err = clEnqueueReadBuffer(q, m, b, off, s, p, n, w, e);
     count_event(err, e);
     return err;
@@ -204,7 +217,7 @@ cl_int clg_fault_clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool b
                                          cl_uint n, const cl_event *w, cl_event *e)
 {
     if (fail_here(CLG_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
-    if (b) atomic_fetch_add(&host_waits, 1);
+    if (b) note_host_wait();
     cl_int err = clEnqueueReadBufferRect(q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, n, w, e);
     count_event(err, e);
     return err;

@@ -37,6 +37,9 @@ void clg_fault_release_event(cl_event event);
 /* Host waits the library made since the last clg_fault_arm: blocking reads, clFinish and
  * clWaitForEvents (not fault points: counted only). */
 long clg_fault_host_waits(void);
+/* Kernels the library had enqueued when it first waited on the host since the last clg_fault_arm;
+ * -1 if it has not waited. */
+long clg_fault_kernels_before_first_wait(void);
 
 cl_mem clg_fault_clCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
 cl_int clg_fault_clReleaseMemObject(cl_mem);

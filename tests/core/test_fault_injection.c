@@ -529,9 +529,9 @@ END_TEST
  * kernels outside the count; its inputs are bad, and the output must stay untouched either way. */
 typedef clg_status (*enqueue_fn)(clg_context *ctx, cl_mem output, cl_event *done);
 
-/* Enqueue a call with bad indices on buffers made here; the fault counters start from zero. */
-static clg_status enqueue_bad(clg_context *ctx, const support_op *op, const void *desc, const void *idx,
-                              size_t idx_bytes, cl_mem output, cl_event *done)
+/* Enqueue a call with the given indices on buffers made here; the fault counters start from zero. */
+static clg_status enqueue_indexed(clg_context *ctx, const support_op *op, const void *desc, const void *idx,
+                                  size_t idx_bytes, cl_mem output, cl_event *done)
 {
     cl_int err;
     cl_context cl = clg_context_cl_context(ctx);
@@ -547,19 +547,37 @@ static clg_status enqueue_bad(clg_context *ctx, const support_op *op, const void
 static clg_status enqueue_bad_gather(clg_context *ctx, cl_mem output, cl_event *done)
 {
     clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
-    return enqueue_bad(ctx, &support_gather, &d, bad_idx, sizeof bad_idx, output, done);
+    return enqueue_indexed(ctx, &support_gather, &d, bad_idx, sizeof bad_idx, output, done);
 }
 
 static clg_status enqueue_bad_elements(clg_context *ctx, cl_mem output, cl_event *done)
 {
     clg_gather_elements_desc d = elements_desc(CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET);
-    return enqueue_bad(ctx, &support_gather_elements, &d, bad_elements, sizeof bad_elements, output, done);
+    return enqueue_indexed(ctx, &support_gather_elements, &d, bad_elements, sizeof bad_elements, output, done);
 }
 
 static clg_status enqueue_bad_nd(clg_context *ctx, cl_mem output, cl_event *done)
 {
     clg_gather_nd_desc d = nd_desc(CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET);
-    return enqueue_bad(ctx, &support_gather_nd, &d, bad_tuples, sizeof bad_tuples, output, done);
+    return enqueue_indexed(ctx, &support_gather_nd, &d, bad_tuples, sizeof bad_tuples, output, done);
+}
+
+static clg_status enqueue_good_gather(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
+    return enqueue_indexed(ctx, &support_gather, &d, good_idx, sizeof good_idx, output, done);
+}
+
+static clg_status enqueue_good_elements(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_elements_desc d = elements_desc(CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET);
+    return enqueue_indexed(ctx, &support_gather_elements, &d, good_elements, sizeof good_elements, output, done);
+}
+
+static clg_status enqueue_good_nd(clg_context *ctx, cl_mem output, cl_event *done)
+{
+    clg_gather_nd_desc d = nd_desc(CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET);
+    return enqueue_indexed(ctx, &support_gather_nd, &d, good_tuples, sizeof good_tuples, output, done);
 }
 
 static clg_status enqueue_bad_tree(clg_context *ctx, cl_mem output, cl_event *done)
@@ -634,6 +652,42 @@ START_TEST(deferred_enqueue_makes_no_host_wait)
 }
 END_TEST
 
+/* The blocking policy's one wait comes after the check and the kernels it gates are all on the queue,
+ * so that the kernels start as the check ends, not a host round trip later. Each call is made twice,
+ * the first time to build its kernels outside the count; its inputs are good. */
+static void blocking_call_waits_once_after_its_kernels(enqueue_fn enqueue, const char *what)
+{
+    clg_context *ctx = NULL;
+    ck_assert_int_eq(clg_context_create_default(NULL, 0, &ctx), CLG_SUCCESS);
+    unsigned char *out = support_poisoned(OUT_BYTES);
+    cl_int err;
+    cl_mem bo =
+        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
+    long waits = 0, kernels = 0;
+    for (int round = 0; round < 2; ++round) {
+        cl_event done = NULL;
+        ck_assert_int_eq(enqueue(ctx, bo, &done), CLG_SUCCESS);
+        waits = clg_fault_host_waits();
+        kernels = clg_fault_kernels_before_first_wait();
+        clWaitForEvents(1, &done);
+        clg_fault_release_event(done);
+    }
+    ck_assert_msg(waits == 1, "%s: %ld host waits", what, waits);
+    ck_assert_msg(kernels >= 2, "%s: %ld kernels (check and gather) on the queue at the wait", what, kernels);
+    clReleaseMemObject(bo);
+    free(out);
+    clg_context_release(ctx);
+}
+
+START_TEST(blocking_enqueue_waits_after_its_kernels)
+{
+    setenv("CLGATHER_CACHE", "0", 1);
+    blocking_call_waits_once_after_its_kernels(enqueue_good_gather, "gather");
+    blocking_call_waits_once_after_its_kernels(enqueue_good_elements, "gather elements");
+    blocking_call_waits_once_after_its_kernels(enqueue_good_nd, "gather nd");
+}
+END_TEST
+
 int main(void)
 {
     /* one case a sweep, so CTest can run them side by side (CK_RUN_CASE, tests/CMakeLists.txt) */
@@ -641,6 +695,7 @@ int main(void)
     TCase *single = tcase_create("single_faults");
     tcase_add_test(single, device_out_of_memory_is_a_specific_status);
     tcase_add_test(single, deferred_enqueue_makes_no_host_wait);
+    tcase_add_test(single, blocking_enqueue_waits_after_its_kernels);
     suite_add_tcase(s, single);
     TCase *plain = tcase_create("sweep_plain"), *verify = tcase_create("sweep_verify_mode"),
           *deferred = tcase_create("sweep_deferred_errors");

@@ -1,6 +1,7 @@
 #include "ops/embedding_bag/embedding_bag_launch.h"
 
 #include "core/index_value.h"
+#include "core/launch.h"
 #include "core/status.h"
 #include "kernel_table.h"
 
@@ -71,7 +72,7 @@ cl_int clg_embedding_bag_set_input_args(cl_kernel k, cl_uint *next, const clg_em
 cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate)
 {
     const cl_ulong table_offset = buffers[0].offset / p->table_size, out_offset = buffers[4].offset / p->table_size;
-    const cl_int form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
+    const cl_int form = (cl_int)p->form, mode = (cl_int)p->mode;
     const cl_ulong sizes[] = {p->N, p->D, p->L, p->B, p->K, p->bags_count};
     const cl_long default_row = p->default_row, padding_row = p->padding_row;
     cl_uint a = 0;
@@ -85,9 +86,7 @@ cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, 
     err |= clSetKernelArg(k, a++, sizeof mode, &mode);
     err |= clSetKernelArg(k, a++, sizeof default_row, &default_row);
     err |= clSetKernelArg(k, a++, sizeof padding_row, &padding_row);
-    err |= clSetKernelArg(k, a++, sizeof gated, &gated);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &gate);
-    return err;
+    return err | clg_set_gate_args(k, a, gate);
 }
 
 clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_command_queue queue,

@@ -2,6 +2,7 @@
 
 #include "core/device_buffers.h"
 #include "core/index_value.h"
+#include "core/launch.h"
 #include "core/status.h"
 #include "kernel_table.h"
 #include "ops/embedding_bag/embedding_bag_launch.h"
@@ -35,7 +36,7 @@ static cl_int set_bag_args(cl_kernel k, const clg_embedding_bag_quantized_plan *
                            uint64_t workers, uint64_t pieces_per_unit, cl_mem stage, cl_mem gate)
 {
     const clg_embedding_bag_plan *p = &qp->bag;
-    const cl_int form = (cl_int)p->form, mode = (cl_int)p->mode, gated = gate != NULL;
+    const cl_int form = (cl_int)p->form, mode = (cl_int)p->mode;
     const cl_int out_kind = qp->out_type == CLG_F32 ? 0 : qp->out_type == CLG_F16 ? 1 : 2;
     const cl_ulong sizes[] = {p->B, p->K, p->L, p->bags_count};
     const cl_long default_row = p->default_row, padding_row = p->padding_row;
@@ -51,9 +52,7 @@ static cl_int set_bag_args(cl_kernel k, const clg_embedding_bag_quantized_plan *
     err |= clSetKernelArg(k, a++, sizeof worker_count, &worker_count);
     err |= clSetKernelArg(k, a++, sizeof ppu, &ppu); /* offset_t: 64 bits (OFF64 1) */
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &stage);
-    err |= clSetKernelArg(k, a++, sizeof gated, &gated);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &gate);
-    return err;
+    return err | clg_set_gate_args(k, a, gate);
 }
 
 clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan, cl_command_queue queue,

@@ -2,6 +2,7 @@
  * and the reduction (kernels_cl/embedding_bag_tables_quantized.h). */
 #include "core/device_buffers.h"
 #include "core/index_value.h"
+#include "core/launch.h"
 #include "core/status.h"
 #include "core/variants.h"
 #include "ops/embedding_bag/embedding_bag_check.h"
@@ -114,7 +115,7 @@ static cl_int set_args(cl_kernel k, const clg_embedding_bag_tables_plan *p, cons
 {
     const clg_embedding_bag_plan *b = &p->bags;
     const cl_ulong tables_offset = buffers[0].offset, out_offset = buffers[4].offset;
-    const cl_int mode = (cl_int)b->mode, gated = gate != NULL;
+    const cl_int mode = (cl_int)b->mode;
     const cl_int out_kind = p->out_type == CLG_F32 ? 0 : p->out_type == CLG_F16 ? 1 : 2;
     const cl_ulong sizes[] = {p->batch, b->L, b->bags_count};
     const cl_ulong tail[] = {p->T, p->total_D, workers, max_pieces};
@@ -130,9 +131,7 @@ static cl_int set_args(cl_kernel k, const clg_embedding_bag_tables_plan *p, cons
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &meta);
     for (int i = 0; i < 4; ++i) err |= clSetKernelArg(k, a++, sizeof(cl_ulong), &tail[i]);
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &stage);
-    err |= clSetKernelArg(k, a++, sizeof gated, &gated);
-    err |= clSetKernelArg(k, a++, sizeof(cl_mem), &gate);
-    return err;
+    return err | clg_set_gate_args(k, a, gate);
 }
 
 /* The stage: `words` words, zeros where the profile's driver_scratch_from_host says so (Oclgrind); each

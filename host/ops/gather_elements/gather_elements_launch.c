@@ -107,17 +107,16 @@ static specialization choose(const clg_context *ctx, const clg_gather_elements_p
     return s;
 }
 
-static void build_options(const clg_gather_elements_plan *plan, const specialization *s, int gated, char *buf,
-                          size_t size)
+static void build_options(const clg_gather_elements_plan *plan, const specialization *s, char *buf, size_t size)
 {
     char index_rules[160];
     clg_index_rules_options(plan->io.index_type, s->offsets64, plan->io.policy == CLG_OOB_CLAMP, index_rules,
                             sizeof index_rules);
     char staging[24];
     clg_staging_options(&s->staged, staging, sizeof staging);
-    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0 -DGATE=%d%s",
+    snprintf(buf, size, "-DMOVE_T=%s -DUNITS=%zu -DWALK_RANK=%d -DINNER=%d -DAXIS_EMPTY=%d %s -DSTREAM=0%s",
              clg_move_type(s->move_bytes), plan->io.elem_size / s->move_bytes, (int)plan->walk_rank, (int)s->inner,
-             plan->A == 0, index_rules, gated, staging);
+             plan->A == 0, index_rules, staging);
 }
 
 /* The walk's extents and its strides in units, and the axis stride in units. */
@@ -144,7 +143,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
     const clg_gather_elements_plan *plan = plan_ptr;
     const specialization s = choose(ctx, plan, buffers);
     char options[320];
-    build_options(plan, &s, gate != NULL, options, sizeof options);
+    build_options(plan, &s, options, sizeof options);
     const char *name = clg_variant_get(s.variant)->kernel;
     clg_kernel_lease lease;
     clg_status st = clg_borrow_kernel(ctx, s.runs ? &clg_kernel_gather_elements_cpu : &clg_kernel_gather_elements_gpu,
@@ -199,7 +198,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
         clg_launch_rows_grid(ctx, &lease, line, lines, ctx->tuning.adjacent_local_size, local, items);
         dims = 2;
     }
-    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
+    err |= clg_set_gate_args(lease.kernel, next_arg, gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (gather elements)");

@@ -112,14 +112,12 @@ const char *clg_gather_quantized_family_option(const clg_gather_quantized_plan *
 /* kernels_cl/dequant_values.h: SCALES_F32, SCALES_F16, SCALES_BF16; dequant.h: OUT_KIND */
 static int float_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 : 2; }
 
-static void build_options(const clg_gather_quantized_plan *p, const specialization *s, int gated, char *buf,
-                          size_t size)
+static void build_options(const clg_gather_quantized_plan *p, const specialization *s, char *buf, size_t size)
 {
     char index_rules[160];
     clg_index_rules_options(p->index_type, s->offsets64, p->policy == CLG_OOB_CLAMP, index_rules, sizeof index_rules);
-    int n =
-        snprintf(buf, size, "%s -DGATE=%d -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d -DSLAB_PREFETCH_AHEAD=%d",
-                 index_rules, gated, float_kind(p->out_type), s->stream, s->aligned8, s->fast, (int)s->prefetch_slabs);
+    int n = snprintf(buf, size, "%s -DOUT_KIND=%d -DSTREAM=%d -DALIGNED8=%d -DSPEC=%d -DSLAB_PREFETCH_AHEAD=%d",
+                     index_rules, float_kind(p->out_type), s->stream, s->aligned8, s->fast, (int)s->prefetch_slabs);
     /* kernels_cl/dequant_nibble_table.h: NIBBLE_TABLES_LIMIT 0 none, 1 SSSE3's, 2 AVX2's */
     if (s->lookups != CLG_LOOKUPS_TARGET && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DNIBBLE_TABLES_LIMIT=%d",
@@ -195,7 +193,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
     const clg_gather_quantized_plan *p = plan_ptr;
     const specialization s = choose(ctx, p, &buffers[0], &buffers[4]);
     char options[512];
-    build_options(p, &s, gate != NULL, options, sizeof options);
+    build_options(p, &s, options, sizeof options);
     const clg_kernel_source *source = s.adjacent ? &clg_kernel_gather_quantized_gpu : &clg_kernel_gather_quantized_cpu;
     const char *name = clg_variant_get(s.variant)->kernel;
     clg_kernel_lease lease;
@@ -221,7 +219,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
         items[0] = pieces;
         dims = 2;
     }
-    if (gate) err |= clSetKernelArg(lease.kernel, next_arg, sizeof(cl_mem), &gate);
+    err |= clg_set_gate_args(lease.kernel, next_arg, gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (gather_quantized)");
