@@ -29,7 +29,7 @@ typedef struct tunable_plan {
     int adjacent;         /* the mapping it matters for: 0 runs, 1 adjacent */
     unsigned kinds;       /* the classes of case it affects (case_class) */
     const char *quick[4]; /* candidates under --quick (NULL-terminated) */
-    const char *full[7];  /* candidates otherwise */
+    const char *full[7];  /* candidates otherwise; pairs "first,second" for a joint plan (joint_of) */
 } tunable_plan;
 
 #define ROWS     ((1u << KIND_GATHER) | (1u << KIND_ND))
@@ -65,9 +65,11 @@ static const tunable_plan plans[] = {
     {"bag_prefetch_rows", 0, BAG | QBAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
     {"bag_sum_columns", 0, BAG, {"32", "64", "128"}, {"32", "64", "96", "128"}},
     {"bag_quantized_piece_values", 0, QBAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
-    /* before the distance, which is then weighed with the bag's own prefetch in force */
-    {"bag_quantized_prefetch_current", 0, QBAG, {"0", "1"}, {"0", "1"}},
-    {"bag_quantized_prefetch_ahead", 0, QBAG, {"0", "1", "2"}, {"0", "1", "2", "4", "8"}},
+    {"bag_quantized_prefetch_current",
+     0,
+     QBAG,
+     {"1,0", "0,0", "1,2"},
+     {"0,0", "0,1", "0,4", "1,0", "1,1", "1,2", "1,4"}},
     {"adjacent_local_size",
      1,
      ROWS | ELEMENTS | QUANT | BAG | QBAG,
@@ -84,6 +86,21 @@ static const tunable_plan plans[] = {
     {"stage_groups_per_cu", 1, ROWS | ELEMENTS, {"2", "8", "32"}, {"2", "4", "8", "16", "32"}},
     {"tree_local_size", 1, TREE, {"32", "64", "256"}, {"16", "32", "64", "128", "256"}},
 };
+
+/* Tunables walked in pairs, where the best value of each depends on the other's: the plan of the first
+ * lists candidate pairs "first,second". */
+static const char *const joint_tunables[][2] = {
+    /* prefetching the current bag's rows pays most with the distance at 0 */
+    {"bag_quantized_prefetch_current", "bag_quantized_prefetch_ahead"},
+};
+
+/* The tunable walked together with the plan's, or NULL. */
+static const char *joint_of(const tunable_plan *plan)
+{
+    for (size_t i = 0; i < sizeof joint_tunables / sizeof joint_tunables[0]; ++i)
+        if (!strcmp(joint_tunables[i][0], plan->name)) return joint_tunables[i][1];
+    return NULL;
+}
 
 /* The cases tuned on: every case of the table (or of --cases FILE) but those that time the call rather
  * than a kernel (tiny) or repeat another case with a check in front (onnx-checked); --quick, without
@@ -316,6 +333,49 @@ static double relative_time(const tuner *t, unsigned kinds, const setting_times 
     return n ? sum / n : 1.0;
 }
 
+/* A candidate's lines for clg_context_set_tuning: "name = value", and for a joint plan's pair "x,y" a
+ * second line for the joint tunable. */
+static void candidate_lines(const tunable_plan *plan, const char *value, char *lines, size_t size)
+{
+    const char *joint = joint_of(plan);
+    if (!joint) {
+        snprintf(lines, size, "%.63s = %.31s\n", plan->name, value);
+        return;
+    }
+    const int first = (int)strcspn(value, ",");
+    snprintf(lines, size, "%.63s = %.*s\n%.63s = %.31s\n", plan->name, first, value, joint,
+             value[first] ? value + first + 1 : "");
+}
+
+/* The value in force: for a joint plan, the pair "x,y". */
+static void value_in_force(const tuner *t, const tunable_plan *plan, char *value, size_t size)
+{
+    current_value(t->ctx, plan->name, value, size);
+    const char *joint = joint_of(plan);
+    if (!joint) return;
+    char second[32];
+    current_value(t->ctx, joint, second, sizeof second);
+    const size_t used = strlen(value);
+    snprintf(value + used, size - used, ",%s", second);
+}
+
+/* The choice's row: the tunable, the table's value and the chosen one, then the candidates' times; a
+ * joint plan's second tunable gets a row of its own, so that each row names one tunable's values. */
+static void print_choice(const tunable_plan *plan, const char *table, const char *chosen, const char *trail)
+{
+    const char *joint = joint_of(plan);
+    if (!joint) {
+        printf("%-30s %10s %10s  %s\n", plan->name, table, chosen, trail);
+    } else {
+        const int table_first = (int)strcspn(table, ","), chosen_first = (int)strcspn(chosen, ",");
+        printf("%-30s %10.*s %10.*s  %s (pairs: this,%s)\n", plan->name, table_first, table, chosen_first, chosen,
+               trail, joint);
+        printf("%-30s %10s %10s  (walked with %s)\n", joint, table + table_first + (table[table_first] != 0),
+               chosen + chosen_first + (chosen[chosen_first] != 0), plan->name);
+    }
+    fflush(stdout);
+}
+
 /* Walk the tunables of the mapping: each candidate against the value in force, kept where the cases it
  * affects run faster by more than KEEP_MARGIN on average. Prints each choice. */
 static int walk_tunables(tuner *t, int adjacent, int quick)
@@ -329,15 +389,15 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         int affected = 0;
         for (size_t i = 0; i < t->count; ++i) affected |= (plan->kinds & case_class(t->cases[i].spec)) != 0;
         if (!affected) continue;
-        char values[MAX_SETTINGS][32], lines[MAX_SETTINGS][112];
+        char values[MAX_SETTINGS][64], lines[MAX_SETTINGS][224];
         const char *settings[MAX_SETTINGS];
-        current_value(t->ctx, plan->name, values[0], sizeof values[0]);
+        value_in_force(t, plan, values[0], sizeof values[0]);
         int count = 1;
         const char *const *candidates = quick ? plan->quick : plan->full;
         for (int k = 0; k < 7 && candidates[k] && count < MAX_SETTINGS; ++k)
             if (strcmp(candidates[k], values[0])) snprintf(values[count++], sizeof values[0], "%s", candidates[k]);
         for (int k = 0; k < count; ++k) {
-            snprintf(lines[k], sizeof lines[k], "%.63s = %.31s\n", plan->name, values[k]);
+            candidate_lines(plan, values[k], lines[k], sizeof lines[k]);
             settings[k] = lines[k];
         }
         rc = compare_settings(t, plan->kinds, settings, count, t->steps, times);
@@ -354,8 +414,7 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         }
         const clg_status st = clg_context_set_tuning(t->ctx, settings[chosen]);
         if (st != CLG_SUCCESS) rc = cli_fail_status(st, "tune: cannot set %s", settings[chosen]);
-        printf("%-30s %10s %10s  %s\n", plan->name, values[0], values[chosen], trail);
-        fflush(stdout);
+        print_choice(plan, values[0], values[chosen], trail);
     }
     free(times);
     return rc;

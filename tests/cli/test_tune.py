@@ -20,6 +20,34 @@ bag       op=bag       preset=torch-embedding-bag form=offsets mode=sum data=f32
 tiny      op=gather    preset=ov-gather-8 data=f32[16,16] indices=i32[4] seed=7 time=wall
 """
 
+# a quantized bag alone: the tunables its kernels read, two of them walked as pairs
+QBAG_CASES = """\
+qbag      op=bag       preset=torch-embedding-bag form=offsets mode=sum layout=fbgemm-8bit-rowwise data=f32[4096,64] indices=i64[256,8] seed=9
+"""
+
+
+def stored_profile(out, cache):
+    """The profile a tune run wrote, and its text, after checking that it holds every printed choice:
+    each tunable's chosen value, or the table's where the run kept those."""
+    lines = out.splitlines()
+    written = [line for line in lines if line.startswith("profile: ")]
+    check(len(written) == 1, f"no profile line: {out}")
+    if not written:
+        return None, ""
+    profile = written[0][len("profile: "):].split(" (")[0]
+    check(profile.startswith(cache + "/tuning-") and os.path.isfile(profile), f"profile not in the cache: {profile}")
+    with open(profile) as f:
+        text = f.read()
+    check(text.startswith("# clgather tuning profile 1\n# key "), f"profile header: {text[:80]!r}")
+    kept = "the table's values are kept" in out
+    walked = [line.split() for line in lines if len(line.split()) >= 3 and f"\n{line.split()[0]} = " in text
+              and line.split()[1].isdigit() and line.split()[2].isdigit()]
+    check(len(walked) >= 2, f"no tunable rows found in: {out}")
+    for name, table_value, chosen_value in (row[:3] for row in walked):
+        stored = table_value if kept else chosen_value
+        check(f"\n{name} = {stored}\n" in text, f"{name}: the profile does not hold {stored} ({'kept' if kept else 'tuned'}):\n{text}")
+    return profile, text
+
 
 def main():
     fresh_work_dir()
@@ -46,24 +74,27 @@ def main():
     for name in ("rows", "last-axis", "elements", "tree", "q4", "q8", "bag"):
         check(any(line.startswith(name + " ") for line in lines), f"case {name} not in the table of cases: {out}")
     check(not any(line.startswith("tiny ") for line in lines), "tiny (a call's overhead) was tuned on")
-    written = [line for line in lines if line.startswith("profile: ")]
-    check(len(written) == 1, f"no profile line: {out}")
-    if not written:
+    profile, text = stored_profile(out, cache)
+    if not profile:
         return
-    profile = written[0][len("profile: "):].split(" (")[0]
-    check(profile.startswith(cache + "/tuning-") and os.path.isfile(profile), f"profile not in the cache: {profile}")
-    with open(profile) as f:
-        text = f.read()
-    check(text.startswith("# clgather tuning profile 1\n# key "), f"profile header: {text[:80]!r}")
     check("\nrun_bytes = " in text and "\ncopy_local_size = " in text, "profile lacks tunables")
-    # what it stored is what it printed: each tunable's choice, or the table's value where it kept those
-    kept = "the table's values are kept" in out
-    walked = [line.split() for line in lines if len(line.split()) >= 3 and f"\n{line.split()[0]} = " in text
-              and line.split()[1].isdigit() and line.split()[2].isdigit()]
-    check(len(walked) >= 2, f"no tunable rows found in: {out}")
-    for name, table_value, chosen_value in (row[:3] for row in walked):
-        stored = table_value if kept else chosen_value
-        check(f"\n{name} = {stored}\n" in text, f"{name}: the profile does not hold {stored} ({'kept' if kept else 'tuned'}):\n{text}")
+
+    # a quantized bag's prefetches are walked as pairs: a row for each, the pairs in the first's trail,
+    # and both stored as printed (on a runs-mapping device; the adjacent mapping has no prefetch)
+    if "the runs mapping" in out:
+        qbag_cases, qbag_cache = path("qbag.txt"), path("qbag-cache")
+        with open(qbag_cases, "w") as f:
+            f.write(QBAG_CASES)
+        qout, _ = expect_status(["tune", "--cases", qbag_cases, "--quick"], 0, "tune on a quantized bag",
+                                env={"CLGATHER_CACHE_DIR": qbag_cache, "CLGATHER_TUNING": ""})
+        rows = {line.split()[0]: line for line in qout.splitlines() if line.startswith("bag_quantized_prefetch_")}
+        current, ahead = rows.get("bag_quantized_prefetch_current", ""), rows.get("bag_quantized_prefetch_ahead", "")
+        check(" 1,0: " in current and "pairs: this,bag_quantized_prefetch_ahead" in current,
+              f"the prefetches' pairs are not in the trail: {qout}")
+        check("walked with bag_quantized_prefetch_current" in ahead, f"no row for the distance: {qout}")
+        check(not any(line.startswith("bag_sum_columns ") for line in qout.splitlines()),
+              f"a float bag tunable walked on a quantized bag alone: {qout}")
+        stored_profile(qout, qbag_cache)
 
     # a --dry-run writes nothing: the profile stays as it was
     marked = text + "# left by the test\n"
