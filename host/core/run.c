@@ -218,27 +218,25 @@ static clg_status run_deferred(clg_context *ctx, const clg_run_plan *run, cl_com
 /* The blocking error policy with a check kernel: check, the flag's read and the kernels, gated by the
  * record, back to back on the queue; then the call waits for the read alone. The kernels start as the
  * check ends, not a host round trip later, and write nothing if it failed; the call still returns the
- * check's status. */
+ * check's status, even where the kernels could not be enqueued. */
 static clg_status check_then_launch(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
                                     const clg_buffer *buffers, cl_uint num_events, const cl_event *wait_list,
                                     queue_run *q)
 {
     const clg_operation *op = run->op;
+    clg_status st = op->check(ctx, run->plan, queue, buffers, q->record, num_events, wait_list, &q->checked);
+    if (st != CLG_SUCCESS) return st;
+    /* enqueued before the kernels, so that on an in-order queue it does not wait for them */
     cl_uint flag = CLG_FLAG_NONE_FAILED;
     cl_event read = NULL;
-    clg_status st = op->check(ctx, run->plan, queue, buffers, q->record, num_events, wait_list, &q->checked);
-    if (st == CLG_SUCCESS) {
-        /* enqueued before the kernels, so that on an in-order queue it does not wait for them */
-        cl_int err = clEnqueueReadBuffer(queue, q->record, CL_FALSE, 0, sizeof flag, &flag, 1, &q->checked, &read);
-        if (err != CL_SUCCESS) st = clg_fail_cl(err, "clEnqueueReadBuffer (failure flag, non-blocking)");
-    }
-    if (st == CLG_SUCCESS) st = op->launch(ctx, run->plan, queue, q->targets, q->record, 1, &q->checked, &q->done);
-    if (read) { /* always waited for: it writes into `flag` */
-        cl_int err = clWaitForEvents(1, &read);
-        if (st == CLG_SUCCESS && err != CL_SUCCESS) st = clg_fail_cl(err, "clWaitForEvents (failure flag)");
-        clReleaseEvent(read);
-    }
-    return st == CLG_SUCCESS ? report_if_failed(ctx, run, queue, buffers, q->record, flag) : st;
+    cl_int err = clEnqueueReadBuffer(queue, q->record, CL_FALSE, 0, sizeof flag, &flag, 1, &q->checked, &read);
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (failure flag, non-blocking)");
+    const clg_status launched = op->launch(ctx, run->plan, queue, q->targets, q->record, 1, &q->checked, &q->done);
+    err = clWaitForEvents(1, &read); /* always: the read writes into `flag` */
+    clReleaseEvent(read);
+    if (err != CL_SUCCESS)
+        return launched != CLG_SUCCESS ? launched : clg_fail_cl(err, "clWaitForEvents (failure flag)");
+    return flag != CLG_FLAG_NONE_FAILED ? report_if_failed(ctx, run, queue, buffers, q->record, flag) : launched;
 }
 
 /* The blocking error policy (and verify mode): the call knows its status before it returns, and the
