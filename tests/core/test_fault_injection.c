@@ -527,7 +527,7 @@ END_TEST
  * wait (no blocking read, clFinish or clWaitForEvents) between check and kernel; the blocking policy
  * makes one, which shows the count works. Each call is made twice, the first time to build its
  * kernels outside the count; its inputs are bad, and the output must stay untouched either way. */
-typedef clg_status (*enqueue_fn)(clg_context *ctx, cl_mem output, cl_event *done);
+typedef clg_status (*enqueue_fn)(clg_context *ctx, int good, cl_mem output, cl_event *done);
 
 /* The enqueue fault point enqueue_indexed arms for its call (0: none). */
 static long enqueue_fault_at = 0;
@@ -547,43 +547,27 @@ static clg_status enqueue_indexed(clg_context *ctx, const support_op *op, const 
     return st;
 }
 
-static clg_status enqueue_bad_gather(clg_context *ctx, cl_mem output, cl_event *done)
+static clg_status enqueue_gather_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
 {
     clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
-    return enqueue_indexed(ctx, &support_gather, &d, bad_idx, sizeof bad_idx, output, done);
+    return enqueue_indexed(ctx, &support_gather, &d, good ? good_idx : bad_idx, sizeof bad_idx, output, done);
 }
 
-static clg_status enqueue_bad_elements(clg_context *ctx, cl_mem output, cl_event *done)
+static clg_status enqueue_elements_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
 {
     clg_gather_elements_desc d = elements_desc(CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET);
-    return enqueue_indexed(ctx, &support_gather_elements, &d, bad_elements, sizeof bad_elements, output, done);
+    return enqueue_indexed(ctx, &support_gather_elements, &d, good ? good_elements : bad_elements, sizeof bad_elements,
+                           output, done);
 }
 
-static clg_status enqueue_bad_nd(clg_context *ctx, cl_mem output, cl_event *done)
+static clg_status enqueue_nd_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
 {
     clg_gather_nd_desc d = nd_desc(CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET);
-    return enqueue_indexed(ctx, &support_gather_nd, &d, bad_tuples, sizeof bad_tuples, output, done);
+    return enqueue_indexed(ctx, &support_gather_nd, &d, good ? good_tuples : bad_tuples, sizeof bad_tuples, output,
+                           done);
 }
 
-static clg_status enqueue_good_gather(clg_context *ctx, cl_mem output, cl_event *done)
-{
-    clg_gather_desc d = support_onnx_desc(CLG_ONNX_13, CLG_F32, 2, ds, CLG_I32, 1, is, 0);
-    return enqueue_indexed(ctx, &support_gather, &d, good_idx, sizeof good_idx, output, done);
-}
-
-static clg_status enqueue_good_elements(clg_context *ctx, cl_mem output, cl_event *done)
-{
-    clg_gather_elements_desc d = elements_desc(CLG_ONNX_GATHER_ELEMENTS_13, CLG_OOB_PRESET);
-    return enqueue_indexed(ctx, &support_gather_elements, &d, good_elements, sizeof good_elements, output, done);
-}
-
-static clg_status enqueue_good_nd(clg_context *ctx, cl_mem output, cl_event *done)
-{
-    clg_gather_nd_desc d = nd_desc(CLG_ONNX_GATHER_ND_13, CLG_OOB_PRESET);
-    return enqueue_indexed(ctx, &support_gather_nd, &d, good_tuples, sizeof good_tuples, output, done);
-}
-
-static clg_status enqueue_bad_tree(clg_context *ctx, cl_mem output, cl_event *done)
+static clg_status enqueue_tree_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
 {
     clg_gather_tree_desc d;
     memset(&d, 0, sizeof d);
@@ -592,7 +576,8 @@ static clg_status enqueue_bad_tree(clg_context *ctx, cl_mem output, cl_event *do
     support_shape(&d.parent_ids, CLG_I32, 3, tbw);
     support_shape(&d.max_seq_len, CLG_I32, 1, b);
     support_shape(&d.end_token, CLG_I32, 0, NULL);
-    const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, 2}, len[1] = {3}, end = 9;
+    /* beam width 2: a parent id of 2 is invalid */
+    const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, good ? 1 : 2}, len[1] = {3}, end = 9;
     cl_int err;
     cl_context cl = clg_context_cl_context(ctx);
     const cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
@@ -622,7 +607,7 @@ static long host_waits_of(uint32_t flags, enqueue_fn enqueue, clg_status failure
     long waits = 0;
     for (int round = 0; round < 2; ++round) {
         cl_event done = NULL;
-        clg_status st = enqueue(ctx, bo, &done);
+        clg_status st = enqueue(ctx, 0, bo, &done);
         waits = clg_fault_host_waits();
         if (flags & CLG_CONTEXT_DEFER_ERRORS) {
             ck_assert_int_eq(st, CLG_SUCCESS);
@@ -644,14 +629,14 @@ static long host_waits_of(uint32_t flags, enqueue_fn enqueue, clg_status failure
 START_TEST(deferred_enqueue_makes_no_host_wait)
 {
     setenv("CLGATHER_CACHE", "0", 1);
-    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_gather, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
-    ck_assert_int_gt(host_waits_of(0, enqueue_bad_gather, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
-    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_elements, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
-    ck_assert_int_gt(host_waits_of(0, enqueue_bad_elements, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
-    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_nd, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
-    ck_assert_int_gt(host_waits_of(0, enqueue_bad_nd, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
-    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_bad_tree, CLG_ERR_INVALID_PARENT), 0);
-    ck_assert_int_gt(host_waits_of(0, enqueue_bad_tree, CLG_ERR_INVALID_PARENT), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_gather_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_gather_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_elements_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_elements_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_nd_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_nd_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_tree_call, CLG_ERR_INVALID_PARENT), 0);
+    ck_assert_int_gt(host_waits_of(0, enqueue_tree_call, CLG_ERR_INVALID_PARENT), 0);
 }
 END_TEST
 
@@ -669,7 +654,7 @@ static void blocking_call_waits_once_after_its_kernels(enqueue_fn enqueue, const
     long waits = 0, kernels = 0;
     for (int round = 0; round < 2; ++round) {
         cl_event done = NULL;
-        ck_assert_int_eq(enqueue(ctx, bo, &done), CLG_SUCCESS);
+        ck_assert_int_eq(enqueue(ctx, 1, bo, &done), CLG_SUCCESS);
         waits = clg_fault_host_waits();
         kernels = clg_fault_kernels_before_first_wait();
         clWaitForEvents(1, &done);
@@ -685,9 +670,9 @@ static void blocking_call_waits_once_after_its_kernels(enqueue_fn enqueue, const
 START_TEST(blocking_enqueue_waits_after_its_kernels)
 {
     setenv("CLGATHER_CACHE", "0", 1);
-    blocking_call_waits_once_after_its_kernels(enqueue_good_gather, "gather");
-    blocking_call_waits_once_after_its_kernels(enqueue_good_elements, "gather elements");
-    blocking_call_waits_once_after_its_kernels(enqueue_good_nd, "gather nd");
+    blocking_call_waits_once_after_its_kernels(enqueue_gather_call, "gather");
+    blocking_call_waits_once_after_its_kernels(enqueue_elements_call, "gather elements");
+    blocking_call_waits_once_after_its_kernels(enqueue_nd_call, "gather nd");
 }
 END_TEST
 
@@ -705,16 +690,16 @@ START_TEST(blocking_check_failure_outranks_a_failed_launch)
     cl_mem bo =
         clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, OUT_BYTES, out, &err);
     cl_event done = NULL;
-    ck_assert_int_eq(enqueue_good_gather(ctx, bo, &done), CLG_SUCCESS); /* builds the kernels */
+    ck_assert_int_eq(enqueue_gather_call(ctx, 1, bo, &done), CLG_SUCCESS); /* builds the kernels */
     clWaitForEvents(1, &done);
     clg_fault_release_event(done);
     clEnqueueWriteBuffer(q, bo, CL_TRUE, 0, OUT_BYTES, out, 0, NULL, NULL); /* poisoned again */
     enqueue_fault_at = 3;
-    const clg_status good = enqueue_good_gather(ctx, bo, &done);
+    const clg_status good = enqueue_gather_call(ctx, 1, bo, &done);
     ck_assert(clg_fault_fired());
     ck_assert_msg(good != CLG_SUCCESS && good != CLG_ERR_INDEX_OUT_OF_RANGE, "good call, gather not enqueued: %d",
                   (int)good);
-    const clg_status bad = enqueue_bad_gather(ctx, bo, &done);
+    const clg_status bad = enqueue_gather_call(ctx, 0, bo, &done);
     ck_assert(clg_fault_fired());
     ck_assert_int_eq(bad, CLG_ERR_INDEX_OUT_OF_RANGE);
     ck_assert_msg(strstr(clg_last_error_message(), "= 6 is outside"), "%s", clg_last_error_message());
