@@ -559,8 +559,9 @@ inline table_bits_t reduce_bag_column(const bag_inputs *in, ulong start, ulong e
  * them, so their rows' memory latency overlaps this bag's reduction. */
 __kernel void embedding_bag_runs(BAG_PARAMETERS)
 {
+    const int closed = GATE_IS_CLOSED(); /* the check failed: nothing written */
     const ulong b = get_global_id(0);
-    if (b >= B || GATE_IS_CLOSED()) return;
+    if (b >= B || closed) return;
     const bag_inputs in = INPUTS_OF();
     if (BAG_PREFETCH_AHEAD && b + BAG_PREFETCH_AHEAD < B) prefetch_bag(&in, b + BAG_PREFETCH_AHEAD);
     reduce_bag_runs(&in, b, out + out_offset + b * D);
@@ -570,9 +571,9 @@ __kernel void embedding_bag_runs(BAG_PARAMETERS)
  * dimension 1 the bags, both with a grid stride. */
 __kernel void embedding_bag_columns(BAG_PARAMETERS)
 {
-    if (GATE_IS_CLOSED()) return;
+    const ulong open_bags = GATE_IS_CLOSED() ? 0 : B; /* the check failed: no bags, nothing written */
     const bag_inputs in = INPUTS_OF();
-    for (ulong b = get_global_id(1); b < B; b += get_global_size(1)) {
+    for (ulong b = get_global_id(1); b < open_bags; b += get_global_size(1)) {
         ulong start, end;
         bag_range(&in, b, &start, &end);
         for (ulong c = get_global_id(0); c < D; c += get_global_size(0))
@@ -599,8 +600,9 @@ inline bag_inputs table_view(bag_inputs in, __global const ulong *meta, ulong t)
 /* Runs mapping: one work-item per (table, bag), as embedding_bag_runs. */
 __kernel void embedding_bag_tables_runs(TABLES_PARAMETERS)
 {
+    const int closed = GATE_IS_CLOSED(); /* the check failed: nothing written */
     const ulong k = get_global_id(0);
-    if (k >= T * B || GATE_IS_CLOSED()) return;
+    if (k >= T * B || closed) return;
     const ulong t = k / B, b = k % B;
     const bag_inputs all = INPUTS_OF(), in = table_view(all, meta, t);
     const ulong ahead = k + BAG_PREFETCH_AHEAD;
@@ -614,9 +616,9 @@ __kernel void embedding_bag_tables_runs(TABLES_PARAMETERS)
 /* Adjacent mapping: dimension 0 the columns of the widest table, dimension 1 the (table, bag) pairs. */
 __kernel void embedding_bag_tables_columns(TABLES_PARAMETERS)
 {
-    if (GATE_IS_CLOSED()) return;
+    const ulong open_pairs = GATE_IS_CLOSED() ? 0 : T * B; /* the check failed: nothing written */
     const bag_inputs all = INPUTS_OF();
-    for (ulong k = get_global_id(1); k < T * B; k += get_global_size(1)) {
+    for (ulong k = get_global_id(1); k < open_pairs; k += get_global_size(1)) {
         const ulong t = k / B, b = k % B;
         const bag_inputs in = table_view(all, meta, t);
         if (get_global_id(0) >= in.D) continue;

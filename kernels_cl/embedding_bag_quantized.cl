@@ -341,8 +341,9 @@ inline void walk_of(ulong w, ulong workers, ulong count, ulong *first, ulong *en
  * (QBAG_PREFETCH_CURRENT) those of each bag as its reduction starts. */
 __kernel void bag_quantized_runs(QBAG_PARAMETERS)
 {
+    const int closed = GATE_IS_CLOSED(); /* the check failed: nothing written */
     const ulong w = get_global_id(0);
-    if (w >= workers || GATE_IS_CLOSED()) return;
+    if (w >= workers || closed) return;
     DEQUANT_KERNEL_SETUP(q);
     (void)out;
     (void)indices;
@@ -372,9 +373,10 @@ __kernel void bag_quantized_runs(QBAG_PARAMETERS)
  * dimension 1 `workers` rows of work-items walking the bags with a stride. */
 __kernel void bag_quantized_columns(QBAG_PARAMETERS)
 {
+    const int closed = GATE_IS_CLOSED(); /* the check failed: nothing written */
     const offset_t x = (offset_t)get_global_id(0);
     const ulong w = get_global_id(1);
-    if (x >= U * pieces_per_unit || w >= workers || GATE_IS_CLOSED()) return;
+    if (x >= U * pieces_per_unit || w >= workers || closed) return;
     DEQUANT_KERNEL_SETUP(q);
     (void)out;
     (void)indices;

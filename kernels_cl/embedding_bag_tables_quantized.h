@@ -189,8 +189,9 @@ HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
  * (view_table): the stream's rows past it are another table's. */
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 {
+    const int closed = GATE_IS_CLOSED(); /* the check failed: nothing written */
     const ulong w = get_global_id(0);
-    if (w >= workers || GATE_IS_CLOSED()) return;
+    if (w >= workers || closed) return;
     const bag_inputs all = QTABLES_INPUTS();
     __global const uchar *tables = tables_base + tables_offset;
     __global uchar *out = out_base + out_offset;
@@ -221,8 +222,9 @@ __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
  * work-items walking the (table, bag) pairs with a stride. */
 __kernel void bag_quantized_tables_columns(QTABLES_PARAMETERS)
 {
+    const int closed = GATE_IS_CLOSED(); /* the check failed: nothing written */
     const ulong x = get_global_id(0), w = get_global_id(1);
-    if (x >= max_pieces || w >= workers || GATE_IS_CLOSED()) return;
+    if (x >= max_pieces || w >= workers || closed) return;
     const bag_inputs all = QTABLES_INPUTS();
     __global const uchar *tables = tables_base + tables_offset;
     __global uchar *out = out_base + out_offset;

@@ -111,9 +111,9 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gather_elements_col
     __global uchar *out_base, ulong out_offset, offset_t blocks, offset_t block_len, long A, offset_t AS,
     ulong8 extents, ulong8 strides, __local MOVE_T *restrict block GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return;
+    const offset_t open_blocks = GATE_IS_CLOSED() ? 0 : blocks; /* the check failed: no blocks */
     const offset_t b = (offset_t)get_global_id(0);
-    if (b >= blocks) return;
+    if (b >= open_blocks) return;
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
@@ -158,12 +158,12 @@ ITEM_LOOPS_KERNEL void gather_elements_runs(__global const uchar *data_base, ulo
                                             offset_t per_item, long A, offset_t AS, ulong8 extents,
                                             ulong8 strides GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const offset_t open_total = GATE_IS_CLOSED() ? 0 : total; /* the check failed: no elements */
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
     offset_t e = (offset_t)get_global_id(0) * per_item;
-    const offset_t end = e < total ? (total - e > per_item ? e + per_item : total) : e;
+    const offset_t end = e < open_total ? (open_total - e > per_item ? e + per_item : open_total) : e;
 #if AXIS_EMPTY
     /* every index is out of range: zeros (clamp too, when A == 0), and the data is empty. A build
      * option, not a branch on A: Mesa's llvmpipe warns about kernel arguments read in control flow. */

@@ -18,7 +18,7 @@ __kernel void gather_elements_lines(__global const uchar *data_base, ulong data_
                                     ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t lines,
                                     long A, offset_t AS, ulong8 extents, ulong8 strides GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const offset_t open_lines = GATE_IS_CLOSED() ? 0 : lines; /* the check failed: no lines */
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
@@ -28,7 +28,7 @@ __kernel void gather_elements_lines(__global const uchar *data_base, ulong data_
     const offset_t c0 = (offset_t)get_global_id(0), dc = (offset_t)get_global_size(0);
     const offset_t dl = (offset_t)get_global_size(1);
     if (c0 >= E) return;
-    for (offset_t line = (offset_t)get_global_id(1); line < lines; line += dl) {
+    for (offset_t line = (offset_t)get_global_id(1); line < open_lines; line += dl) {
         offset_t base = 0, rest = line;
         for (int j = WALK_RANK - 2; j >= 0; --j) {
             const offset_t next = rest / (offset_t)extent[j];
@@ -46,7 +46,7 @@ __kernel void gather_elements_lines(__global const uchar *data_base, ulong data_
                 for (uint u = 0; u < UNITS; ++u) dst[u] = (MOVE_T)(0);
             }
         }
-        if (lines - line <= dl) break; /* line + dl would wrap around offset_t */
+        if (open_lines - line <= dl) break; /* line + dl would wrap around offset_t */
     }
 }
 
@@ -61,7 +61,7 @@ __kernel void gather_elements_staged_lines(__global const uchar *data_base, ulon
                                            offset_t AS, ulong8 extents, ulong8 strides, offset_t C, offset_t L,
                                            __local uint4 *slab16 GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const int closed = GATE_IS_CLOSED(); /* the check failed: no pairs, nothing written */
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
@@ -69,7 +69,7 @@ __kernel void gather_elements_staged_lines(__global const uchar *data_base, ulon
     (void)AS;
     const ulong *extent = (const ulong *)&extents, *stride = (const ulong *)&strides;
     const offset_t E = (offset_t)extent[WALK_RANK - 1];
-    const offset_t pairs = lines * C;
+    const offset_t pairs = closed ? 0 : lines * C;
     const offset_t item = (offset_t)get_local_id(0), items = (offset_t)get_local_size(0);
     const offset_t dw = (offset_t)get_num_groups(0);
     for (offset_t w = (offset_t)get_group_id(0); w < pairs; w += dw) {

@@ -12,10 +12,10 @@
 
 ITEM_LOOPS_KERNEL void dequant_runs(DEQUANT_KERNEL_PARAMETERS, offset_t units_per_item GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    /* the host keeps it, and one grid past it, within offset_t; the check failed: none */
+    const offset_t total = GATE_IS_CLOSED() ? 0 : R * U;
     DEQUANT_KERNEL_SETUP(q);
 
-    const offset_t total = R * U; /* the host keeps it, and one grid past it, within offset_t */
     offset_t t = (offset_t)get_global_id(0) * units_per_item;
     if (t < total) { /* no early return: the group fence needs every item */
         const offset_t end = total - t > units_per_item ? t + units_per_item : total;

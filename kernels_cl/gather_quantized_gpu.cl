@@ -12,7 +12,7 @@
 
 __kernel void dequant_pieces(DEQUANT_KERNEL_PARAMETERS, offset_t pieces_per_unit, offset_t piece GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const offset_t rows = GATE_IS_CLOSED() ? 0 : R; /* the check failed: no rows, nothing written */
     const offset_t x = (offset_t)get_global_id(0);
     if (x >= U * pieces_per_unit) return;
     DEQUANT_KERNEL_SETUP(q);
@@ -23,7 +23,7 @@ __kernel void dequant_pieces(DEQUANT_KERNEL_PARAMETERS, offset_t pieces_per_unit
     if (k0 >= values) return;
     const offset_t count = min(piece, values - k0);
     const offset_t dr = (offset_t)get_global_size(1);
-    for (offset_t r = (offset_t)get_global_id(1); r < R; r += dr) {
+    for (offset_t r = (offset_t)get_global_id(1); r < rows; r += dr) {
         const offset_t m = r / N, n = r - m * N;
         long row;
         __global out_bits_t *out_unit = out + r * I + unit_start(&q, p, b);

@@ -103,14 +103,14 @@ ITEM_LOOPS_KERNEL void gather_row_runs(__global const uchar *data_base, ulong da
                                        ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
                                        offset_t rows_per_item ROW_SOURCE_PARAMETER GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const offset_t rows = GATE_IS_CLOSED() ? 0 : R; /* the check failed: no rows, nothing written */
     ROW_SOURCE_SETUP(bound, A);
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
     indices += indices_offset;
     row_run run;
     /* no early return: the group fence needs every item */
-    for (int more = row_run_start(&run, R, N, O, rows_per_item); more; more = row_run_next(&run, N, O))
+    for (int more = row_run_start(&run, rows, N, O, rows_per_item); more; more = row_run_next(&run, N, O))
         copy_segment(out + run.r * U, data + run.g * (offset_t)A * U, row_run_indices(&run, indices, N), run.count,
                      N - run.n, bound, U);
     STREAM_GROUP_FENCE();
@@ -124,7 +124,7 @@ ITEM_LOOPS_KERNEL void gather_row_runs_u1(__global const uchar *data_base, ulong
                                           ulong out_offset, offset_t R, offset_t N, offset_t O, long A, offset_t U,
                                           offset_t rows_per_item ROW_SOURCE_PARAMETER GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const offset_t rows = GATE_IS_CLOSED() ? 0 : R; /* the check failed: no rows, nothing written */
     (void)U;
     ROW_SOURCE_SETUP(bound, A);
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
@@ -132,9 +132,9 @@ ITEM_LOOPS_KERNEL void gather_row_runs_u1(__global const uchar *data_base, ulong
     indices += indices_offset;
     row_run run;
     /* no early return: the group fence needs every item */
-    for (int more = row_run_start(&run, R, N, O, rows_per_item); more; more = row_run_next(&run, N, O))
+    for (int more = row_run_start(&run, rows, N, O, rows_per_item); more; more = row_run_next(&run, N, O))
         copy_segment_u1(out + run.r, data + run.g * (offset_t)A, row_run_indices(&run, indices, N), run.count, run.n, N,
-                        A, bound, (offset_t)A, run.first, R - run.r > N - run.n);
+                        A, bound, (offset_t)A, run.first, rows - run.r > N - run.n);
     STREAM_GROUP_FENCE();
 }
 

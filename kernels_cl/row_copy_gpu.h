@@ -21,7 +21,7 @@ __kernel void gather_row_units(__global const uchar *data_base, ulong data_offse
                                ulong indices_offset, __global uchar *out_base, ulong out_offset, offset_t R, offset_t N,
                                offset_t O, long A, offset_t U ROW_SOURCE_PARAMETER GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const offset_t rows = GATE_IS_CLOSED() ? 0 : R; /* the check failed: no rows, nothing written */
     ROW_SOURCE_SETUP(bound, A);
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
@@ -30,7 +30,7 @@ __kernel void gather_row_units(__global const uchar *data_base, ulong data_offse
     const offset_t u0 = (offset_t)get_global_id(0), du = (offset_t)get_global_size(0);
     const offset_t dr = (offset_t)get_global_size(1);
     if (u0 >= U) return;
-    for (offset_t r = (offset_t)get_global_id(1); r < R; r += dr) {
+    for (offset_t r = (offset_t)get_global_id(1); r < rows; r += dr) {
         offset_t g = r / N, n = r - g * N;
         offset_t bb = g / O;
         long row;
@@ -41,7 +41,7 @@ __kernel void gather_row_units(__global const uchar *data_base, ulong data_offse
         } else {
             for (offset_t u = u0; u < U; u += du) dst[u] = (MOVE_T)(0);
         }
-        if (R - r <= dr) break; /* r + dr would wrap around offset_t */
+        if (rows - r <= dr) break; /* r + dr would wrap around offset_t */
     }
 }
 

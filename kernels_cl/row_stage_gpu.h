@@ -25,7 +25,7 @@ __kernel void gather_staged_units(__global const uchar *data_base, ulong data_of
                                   offset_t N, offset_t O, long A, offset_t U, offset_t C, offset_t L,
                                   __local uint4 *slab16 ROW_SOURCE_PARAMETER GATE_PARAMETER)
 {
-    if (GATE_IS_CLOSED()) return; /* the check failed: write nothing (uniform) */
+    const int closed = GATE_IS_CLOSED(); /* the check failed: no pairs, nothing written */
     ROW_SOURCE_SETUP(bound, A);
     __global const MOVE_T *data = (__global const MOVE_T *)(data_base + data_offset);
     __global MOVE_T *out = (__global MOVE_T *)(out_base + out_offset);
@@ -33,7 +33,7 @@ __kernel void gather_staged_units(__global const uchar *data_base, ulong data_of
     __local MOVE_T *slab = (__local MOVE_T *)slab16;
     (void)U;
 
-    const offset_t pairs = (R / N) * C;
+    const offset_t pairs = closed ? 0 : (R / N) * C;
     const offset_t item = (offset_t)get_local_id(0), items = (offset_t)get_local_size(0);
     const offset_t dw = (offset_t)get_num_groups(0);
     for (offset_t w = (offset_t)get_group_id(0); w < pairs; w += dw) {

@@ -1,6 +1,8 @@
 #include "core/context.h"
 
+#include "core/device_buffers.h"
 #include "core/devices.h"
+#include "core/operation.h"
 #include "core/status.h"
 
 #include <stdlib.h>
@@ -51,6 +53,9 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     clg_status st = clg_deferred_create(&ctx->deferred);
     if (st != CLG_SUCCESS) return st;
     st = clg_program_cache_create(ctx->cl_ctx, ctx->device, ctx->profile.driver_caches_programs, &ctx->programs);
+    if (st != CLG_SUCCESS) return st;
+    const cl_uint open = CLG_FLAG_NONE_FAILED;
+    st = clg_create_device_buffer(ctx, "open gate", &open, sizeof open, &ctx->open_gate);
     if (st == CLG_SUCCESS) clg_context_init_tuning(ctx);
     return st;
 }
@@ -132,6 +137,7 @@ void clg_context_release(clg_context *ctx)
     if (!ctx) return;
     clg_deferred_destroy(ctx->deferred);
     clg_program_cache_destroy(ctx->programs);
+    if (ctx->open_gate) clReleaseMemObject(ctx->open_gate);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->device) clReleaseDevice(ctx->device);
     if (ctx->cl_ctx) clReleaseContext(ctx->cl_ctx);

@@ -32,6 +32,7 @@ struct clg_context {
     int hints_failed;           /* a build with hints failed: build without them from now on */
     clg_program_cache *programs;
     clg_deferred *deferred; /* the calls made under CLG_CONTEXT_DEFER_ERRORS whose status is pending */
+    cl_mem open_gate;       /* a failure record whose flag is clear: the gate of calls with no check */
 #ifdef CLGATHER_TESTING
     clg_test_switches testing;
 #endif

@@ -71,9 +71,7 @@ void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease,
 
 cl_int clg_set_gate_args(cl_kernel kernel, cl_uint first, cl_mem gate)
 {
-    const cl_int gated = gate != NULL;
-    cl_int err = clSetKernelArg(kernel, first, sizeof gated, &gated);
-    return err | clSetKernelArg(kernel, first + 1, sizeof(cl_mem), &gate);
+    return clSetKernelArg(kernel, first, sizeof(cl_mem), &gate);
 }
 
 cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64)

@@ -54,9 +54,8 @@ void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease,
  * host proved every offset fits (kernels_cl/index_rules.h). */
 cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64);
 
-/* Set the gate, kernel arguments `first` (int gated) and first + 1 (the failure record), that every
- * kernel writing a call's output takes (kernels_cl/failure_record.h). gate: the record of the call's
- * check, or NULL where the call has none. */
+/* Set the gate, kernel argument `first`, that every kernel writing a call's output takes
+ * (kernels_cl/failure_record.h): the record of the call's check, or the context's open gate. */
 cl_int clg_set_gate_args(cl_kernel kernel, cl_uint first, cl_mem gate);
 
 /* Enqueue lease->kernel (its arguments set) over items[d] work-items in dimension d, with the local

@@ -218,7 +218,8 @@ static clg_status run_deferred(clg_context *ctx, const clg_run_plan *run, cl_com
 /* The blocking error policy with a check kernel: check, the flag's read and the kernels, gated by the
  * record, back to back on the queue; then the call waits for the read alone. The kernels start as the
  * check ends, not a host round trip later, and write nothing if it failed; the call still returns the
- * check's status, even where the kernels could not be enqueued. */
+ * check's status, or the failure to enqueue them, which every fault must surface (test_fault_injection's
+ * sweeps). */
 static clg_status check_then_launch(clg_context *ctx, const clg_run_plan *run, cl_command_queue queue,
                                     const clg_buffer *buffers, cl_uint num_events, const cl_event *wait_list,
                                     queue_run *q)
@@ -234,9 +235,9 @@ static clg_status check_then_launch(clg_context *ctx, const clg_run_plan *run, c
     const clg_status launched = op->launch(ctx, run->plan, queue, q->targets, q->record, 1, &q->checked, &q->done);
     err = clWaitForEvents(1, &read); /* always: the read writes into `flag` */
     clReleaseEvent(read);
-    if (err != CL_SUCCESS)
-        return launched != CLG_SUCCESS ? launched : clg_fail_cl(err, "clWaitForEvents (failure flag)");
-    return flag != CLG_FLAG_NONE_FAILED ? report_if_failed(ctx, run, queue, buffers, q->record, flag) : launched;
+    if (launched != CLG_SUCCESS) return launched;
+    if (err != CL_SUCCESS) return clg_fail_cl(err, "clWaitForEvents (failure flag)");
+    return report_if_failed(ctx, run, queue, buffers, q->record, flag);
 }
 
 /* The blocking error policy (and verify mode): the call knows its status before it returns, and the
@@ -246,10 +247,11 @@ static clg_status run_blocking(clg_context *ctx, const clg_run_plan *run, cl_com
                                const cl_event *wait_list, queue_run *q)
 {
     const clg_operation *op = run->op;
-    clg_status st = mode == CLG_FLAG_CHECK_KERNEL
-                        ? check_then_launch(ctx, run, queue, buffers, num_events, wait_list, q)
-                        : op->launch(ctx, run->plan, queue, q->targets, mode == CLG_FLAG_INLINE ? q->record : NULL,
-                                     num_events, wait_list, &q->done);
+    clg_status st =
+        mode == CLG_FLAG_CHECK_KERNEL
+            ? check_then_launch(ctx, run, queue, buffers, num_events, wait_list, q)
+            : op->launch(ctx, run->plan, queue, q->targets, mode == CLG_FLAG_INLINE ? q->record : ctx->open_gate,
+                         num_events, wait_list, &q->done);
     if (st == CLG_SUCCESS && mode == CLG_FLAG_INLINE)
         st = read_flag_and_report(ctx, run, queue, buffers, q->record, q->done);
     if (st == CLG_SUCCESS && verify) st = verify_on_host(ctx, run, queue, q->targets, q->done);

@@ -18,8 +18,9 @@ cl_int clg_embedding_bag_set_input_args(cl_kernel k, cl_uint *next, const clg_em
                                         const clg_buffer *indices, const clg_buffer *bags, const clg_buffer *weights,
                                         size_t weight_size);
 
-/* The reduction kernels' 27 common arguments (BAG_PARAMETERS) from p: buffers table, indices, bags,
- * weights, output; gate NULL when not gated. */
+/* The reduction kernels' CLG_EMBEDDING_BAG_ARGS common arguments (BAG_PARAMETERS) from p: buffers
+ * table, indices, bags, weights, output, and the gate (core/launch.h, clg_set_gate_args). */
+#define CLG_EMBEDDING_BAG_ARGS 26
 cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate);
 
 /* operation.h's launch: the reduction into buffers[4], gated on the record when one is given. */

@@ -16,9 +16,9 @@ clg_status clg_embedding_bag_tables_device_supports(const clg_context *ctx, cons
 static cl_int set_table_args(cl_kernel k, const clg_embedding_bag_tables_plan *p, cl_mem meta)
 {
     const cl_ulong T = p->T, out_width = p->total_D;
-    cl_int err = clSetKernelArg(k, 27, sizeof(cl_mem), &meta);
-    err |= clSetKernelArg(k, 28, sizeof T, &T);
-    err |= clSetKernelArg(k, 29, sizeof out_width, &out_width);
+    cl_int err = clSetKernelArg(k, CLG_EMBEDDING_BAG_ARGS, sizeof(cl_mem), &meta);
+    err |= clSetKernelArg(k, CLG_EMBEDDING_BAG_ARGS + 1, sizeof T, &T);
+    err |= clSetKernelArg(k, CLG_EMBEDDING_BAG_ARGS + 2, sizeof out_width, &out_width);
     return err;
 }
 
