@@ -429,10 +429,10 @@ CLG_API clg_status clg_gather_sizes(const clg_gather_desc *desc, uint64_t *data_
  *
  *  The call only enqueues (it returns before the work completes) except:
  *   - under the error policy (ONNX presets, or CLG_OOB_ERROR): it enqueues an index-check kernel
- *     after the wait list, then waits for that kernel alone (one 4-byte read) before it enqueues the
- *     gather, so that it can return CLG_ERR_INDEX_OUT_OF_RANGE with the output buffer untouched.
- *     The call therefore blocks until the wait list's events and the work already on the queue
- *     before it have completed. On a context with CLG_CONTEXT_DEFER_ERRORS it does not wait: the
+ *     after the wait list and the gather behind it, gated by the check (it writes nothing if the
+ *     check failed), then waits for the check alone (one 4-byte read), so that it can return
+ *     CLG_ERR_INDEX_OUT_OF_RANGE with the output buffer untouched. The call therefore blocks until
+ *     the wait list's events, the work already on the queue before it and the check have completed. On a context with CLG_CONTEXT_DEFER_ERRORS it does not wait: the
  *     gather is enqueued gated by the check, and clg_deferred_status gives the call's status.
  *   - in verify mode: it waits for the gather, reads data, indices and output back, and compares.
  *  num_events / wait_list as in clEnqueueNDRangeKernel. out_event (may be NULL) receives an event that

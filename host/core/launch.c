@@ -71,7 +71,8 @@ void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease,
 
 cl_int clg_set_gate_args(cl_kernel kernel, cl_uint first, cl_mem gate)
 {
-    return clSetKernelArg(kernel, first, sizeof(cl_mem), &gate);
+    /* every kernel reads its gate: a NULL one would fault on the device, not fail here */
+    return gate ? clSetKernelArg(kernel, first, sizeof(cl_mem), &gate) : CL_INVALID_MEM_OBJECT;
 }
 
 cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int offsets64)

@@ -94,8 +94,9 @@ typedef struct clg_operation {
     /* Name a recorded failure: its status, with the message naming the first bad value. Host only. */
     clg_status (*report)(const void *plan, const clg_failure_record *record);
     /* Enqueue the kernels writing the output buffers[input_count] (the caller's, or a scratch). record:
-     * CLG_FLAG_INLINE, where they lower the flag; CLG_FLAG_CHECK_KERNEL, a gate: they write nothing if
-     * the flag is set; otherwise NULL. */
+     * CLG_FLAG_INLINE, where they lower the flag; otherwise their gate (kernels_cl/failure_record.h):
+     * CLG_FLAG_CHECK_KERNEL, the check's record, and they write nothing if its flag is set; with no
+     * check, the context's open gate. Never NULL. */
     clg_status (*launch)(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *buffers,
                          cl_mem record, cl_uint num_events, const cl_event *wait_list, cl_event *done);
 } clg_operation;

@@ -26,8 +26,8 @@ typedef struct clg_row_gather {
 clg_row_gather clg_row_gather_of(const clg_gather_io *io, uint64_t B, uint64_t O, uint64_t A, uint64_t N, uint64_t I,
                                  const clg_kernel_source *cpu_source, const clg_kernel_source *gpu_source);
 
-/* Enqueue the row copy: buffers are data, indices and the output. With a gate (a failure record) the
- * kernel writes nothing if the record's flag is set. */
+/* Enqueue the row copy: buffers are data, indices and the output. The kernel writes nothing if the
+ * gate's flag (a failure record, or the context's open gate) is set. */
 clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, cl_command_queue queue,
                                  const clg_buffer *buffers, cl_mem gate, cl_uint num_events, const cl_event *wait_list,
                                  cl_event *done);

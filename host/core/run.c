@@ -234,6 +234,9 @@ static clg_status check_then_launch(clg_context *ctx, const clg_run_plan *run, c
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueReadBuffer (failure flag, non-blocking)");
     const clg_status launched = op->launch(ctx, run->plan, queue, q->targets, q->record, 1, &q->checked, &q->done);
     err = clWaitForEvents(1, &read); /* always: the read writes into `flag` */
+    /* the wait failed (a failed wait-list event cancels the commands behind it, on the drivers tried): let
+     * nothing of the call's still run, nor the read write into `flag`, once the call has returned */
+    if (err != CL_SUCCESS) clFinish(queue);
     clReleaseEvent(read);
     if (launched != CLG_SUCCESS) return launched;
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clWaitForEvents (failure flag)");

@@ -23,7 +23,7 @@ cl_int clg_embedding_bag_set_input_args(cl_kernel k, cl_uint *next, const clg_em
 #define CLG_EMBEDDING_BAG_ARGS 26
 cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate);
 
-/* operation.h's launch: the reduction into buffers[4], gated on the record when one is given. */
+/* operation.h's launch: the reduction into buffers[4], gated on the gate's record. */
 clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_command_queue queue,
                                     const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
                                     const cl_event *wait_list, cl_event *done);

@@ -12,7 +12,7 @@ clg_status clg_embedding_bag_quantized_borrow(clg_context *ctx, const void *prog
                                               clg_kernel_lease *lease);
 
 /* operation.h's launch: buffers are data, scales, zero_points, indices, bags, weights and the output;
- * gated on the record when one is given. */
+ * gated on the gate's record. */
 clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan, cl_command_queue queue,
                                               const clg_buffer *buffers, cl_mem gate, cl_uint num_events,
                                               const cl_event *wait_list, cl_event *done);

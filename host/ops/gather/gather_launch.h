@@ -6,9 +6,9 @@
 #include "core/operation.h"
 #include "ops/gather/gather_plan.h"
 
-/* The operation's launch (operation.h): buffers are data, indices and the output. Out-of-range
- * indices give zeros, or clamp under CLG_OOB_CLAMP; the error policy has been applied before, or,
- * with a gate (a failure record), the kernel writes nothing if the record's flag is set. */
+/* The operation's launch (operation.h): buffers are data, indices and the output. Out-of-range indices give
+ * zeros, or clamp under CLG_OOB_CLAMP; under the error policy the check has run first, and the kernel
+ * writes nothing if its gate's flag is set. */
 clg_status clg_gather_launch(clg_context *ctx, const void *plan, cl_command_queue queue, const clg_buffer *buffers,
                              cl_mem gate, cl_uint num_events, const cl_event *wait_list, cl_event *done);
 
