@@ -69,7 +69,7 @@ void clg_launch_rows_grid(const clg_context *ctx, const clg_kernel_lease *lease,
     items[1] = rows < cap ? rows : cap;
 }
 
-cl_int clg_set_gate_args(cl_kernel kernel, cl_uint first, cl_mem gate)
+cl_int clg_set_gate_arg(cl_kernel kernel, cl_uint first, cl_mem gate)
 {
     /* every kernel reads its gate: a NULL one would fault on the device, not fail here */
     return gate ? clSetKernelArg(kernel, first, sizeof(cl_mem), &gate) : CL_INVALID_MEM_OBJECT;

@@ -56,7 +56,7 @@ cl_int clg_set_offset_arg(cl_kernel kernel, cl_uint index, uint64_t value, int o
 
 /* Set the gate, kernel argument `first`, that every kernel writing a call's output takes
  * (kernels_cl/failure_record.h): the record of the call's check, or the context's open gate. */
-cl_int clg_set_gate_args(cl_kernel kernel, cl_uint first, cl_mem gate);
+cl_int clg_set_gate_arg(cl_kernel kernel, cl_uint first, cl_mem gate);
 
 /* Enqueue lease->kernel (its arguments set) over items[d] work-items in dimension d, with the local
  * sizes fitted by clg_launch_fit_local. `what` names the kernel in messages. */

@@ -153,7 +153,7 @@ clg_status clg_row_gather_launch(clg_context *ctx, const clg_row_gather *rows, c
         for (int32_t j = 0; j < rows->tuple_len; ++j) dims.s[j] = (cl_long)rows->tuple_dims[j];
         err |= clSetKernelArg(lease.kernel, next_arg++, sizeof dims, &dims);
     }
-    err |= clg_set_gate_args(lease.kernel, next_arg, gate);
+    err |= clg_set_gate_arg(lease.kernel, next_arg, gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (row gather)");

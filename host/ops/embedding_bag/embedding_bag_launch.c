@@ -86,7 +86,7 @@ cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, 
     err |= clSetKernelArg(k, a++, sizeof mode, &mode);
     err |= clSetKernelArg(k, a++, sizeof default_row, &default_row);
     err |= clSetKernelArg(k, a++, sizeof padding_row, &padding_row);
-    return err | clg_set_gate_args(k, a, gate);
+    return err | clg_set_gate_arg(k, a, gate);
 }
 
 clg_status clg_embedding_bag_launch(clg_context *ctx, const void *plan, cl_command_queue queue,

@@ -19,7 +19,7 @@ cl_int clg_embedding_bag_set_input_args(cl_kernel k, cl_uint *next, const clg_em
                                         size_t weight_size);
 
 /* The reduction kernels' CLG_EMBEDDING_BAG_ARGS common arguments (BAG_PARAMETERS) from p: buffers
- * table, indices, bags, weights, output, and the gate (core/launch.h, clg_set_gate_args). */
+ * table, indices, bags, weights, output, and the gate (core/launch.h, clg_set_gate_arg). */
 #define CLG_EMBEDDING_BAG_ARGS 26
 cl_int clg_embedding_bag_set_args(cl_kernel k, const clg_embedding_bag_plan *p, const clg_buffer *buffers, cl_mem gate);
 

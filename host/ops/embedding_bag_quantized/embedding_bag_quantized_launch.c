@@ -52,7 +52,7 @@ static cl_int set_bag_args(cl_kernel k, const clg_embedding_bag_quantized_plan *
     err |= clSetKernelArg(k, a++, sizeof worker_count, &worker_count);
     err |= clSetKernelArg(k, a++, sizeof ppu, &ppu); /* offset_t: 64 bits (OFF64 1) */
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &stage);
-    return err | clg_set_gate_args(k, a, gate);
+    return err | clg_set_gate_arg(k, a, gate);
 }
 
 clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan, cl_command_queue queue,

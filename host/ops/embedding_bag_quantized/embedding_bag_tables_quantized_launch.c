@@ -131,7 +131,7 @@ static cl_int set_args(cl_kernel k, const clg_embedding_bag_tables_plan *p, cons
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &meta);
     for (int i = 0; i < 4; ++i) err |= clSetKernelArg(k, a++, sizeof(cl_ulong), &tail[i]);
     err |= clSetKernelArg(k, a++, sizeof(cl_mem), &stage);
-    return err | clg_set_gate_args(k, a, gate);
+    return err | clg_set_gate_arg(k, a, gate);
 }
 
 /* The stage: `words` words, zeros where the profile's driver_scratch_from_host says so (Oclgrind); each

@@ -198,7 +198,7 @@ clg_status clg_gather_elements_launch(clg_context *ctx, const void *plan_ptr, cl
         clg_launch_rows_grid(ctx, &lease, line, lines, ctx->tuning.adjacent_local_size, local, items);
         dims = 2;
     }
-    err |= clg_set_gate_args(lease.kernel, next_arg, gate);
+    err |= clg_set_gate_arg(lease.kernel, next_arg, gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (gather elements)");

@@ -219,7 +219,7 @@ clg_status clg_gather_quantized_launch(clg_context *ctx, const void *plan_ptr, c
         items[0] = pieces;
         dims = 2;
     }
-    err |= clg_set_gate_args(lease.kernel, next_arg, gate);
+    err |= clg_set_gate_arg(lease.kernel, next_arg, gate);
     if (err != CL_SUCCESS) {
         clg_kernel_return(ctx->programs, &lease);
         return clg_fail_cl(err, "clSetKernelArg (gather_quantized)");
