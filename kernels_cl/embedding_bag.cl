@@ -12,6 +12,9 @@
 #if TABLE_KIND == 3 || F64_DIVISION
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+#ifndef BAG_PROGRAM
+#define BAG_PROGRAM 1 /* hints.h: prefetches at the bag programs' locality */
+#endif
 #if TABLE_KIND == 3
 #define OUT_KIND 0
 #else

@@ -21,7 +21,8 @@
  * QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its encodings are kernel
  * arguments (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml
  * blocks, ONNX Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows. */
-#define TABLE_KIND 0
+#define TABLE_KIND  0
+#define BAG_PROGRAM 1 /* hints.h: prefetches at the bag programs' locality */
 #ifndef SPEC
 #define SPEC 0
 #endif

@@ -2,7 +2,8 @@
  * and passes them as build options: a kernel never guesses its compiler, and with every hint 0 a
  * kernel is plain OpenCL C 1.2 that any conformant driver builds.
  *
- *   HINT_PREFETCH     0 none; 1 clang's __builtin_prefetch (PoCL, Intel's CPU runtime); 2 OpenCL's
+ *   HINT_PREFETCH     0 none; 1 clang's __builtin_prefetch (PoCL, Intel's CPU runtime), at the tuning's
+ *                     PREFETCH_LOCALITY (BAG_PREFETCH_LOCALITY in EmbeddingBag's programs); 2 OpenCL's
  *                     prefetch() of one cache line
  *   HINT_STREAM       1: clang's __builtin_nontemporal_store and the x86 sfence builtin may be used
  *                     (kernels still stream only where their own STREAM option asks)
@@ -28,8 +29,15 @@
 #error "CACHE_LINE and the other tuning constants are build options from the host's tuning table"
 #endif
 
+/* The builtin's locality: the EmbeddingBag programs (which define BAG_PROGRAM before any include) have
+ * their own, since their prefetches of a bag's random rows run furthest ahead of use. */
+#ifdef BAG_PROGRAM
+#define PROGRAM_PREFETCH_LOCALITY BAG_PREFETCH_LOCALITY
+#else
+#define PROGRAM_PREFETCH_LOCALITY PREFETCH_LOCALITY
+#endif
 #if HINT_PREFETCH == 1
-#define PREFETCH(p) __builtin_prefetch((const __global void *)(p), 0, 3)
+#define PREFETCH(p) __builtin_prefetch((const __global void *)(p), 0, PROGRAM_PREFETCH_LOCALITY)
 #elif HINT_PREFETCH == 2
 #define PREFETCH(p) prefetch((const __global uchar *)(p), CACHE_LINE)
 #elif HINT_PREFETCH == 0

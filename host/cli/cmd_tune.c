@@ -50,6 +50,8 @@ static unsigned case_class(const case_spec *s)
 }
 
 static const tunable_plan plans[] = {
+    /* first: how far a prefetched line travels changes how far ahead each kernel's prefetches pay */
+    {"prefetch_locality", 0, ROWS | ELEMENTS | QUANT, {"2", "3"}, {"0", "1", "2", "3"}},
     {"run_bytes", 0, ROWS | ELEMENTS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384", "65536"}},
     {"runs_local_size",
      0,
@@ -61,6 +63,7 @@ static const tunable_plan plans[] = {
     {"dequant_prefetch_bytes", 0, QUANT, {"1024", "4096", "16384"}, {"0", "1024", "2048", "4096", "8192", "16384"}},
     {"rows_prefetch_ahead_bytes", 0, ROWS, {"1024", "4096", "16384"}, {"1024", "2048", "4096", "8192", "16384"}},
     {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
+    {"bag_prefetch_locality", 0, BAG | QBAG, {"2", "3"}, {"0", "1", "2", "3"}},
     {"bag_prefetch_ahead", 0, BAG, {"0", "1", "2"}, {"0", "1", "2", "4", "8", "16"}},
     {"bag_prefetch_rows", 0, BAG | QBAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
     {"bag_sum_columns", 0, BAG, {"32", "64", "128"}, {"32", "64", "96", "128"}},
@@ -389,6 +392,9 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         int affected = 0;
         for (size_t i = 0; i < t->count; ++i) affected |= (plan->kinds & case_class(t->cases[i].spec)) != 0;
         if (!affected) continue;
+        char builtin[32];
+        current_value(t->ctx, "prefetch", builtin, sizeof builtin);
+        if (strstr(plan->name, "prefetch_locality") && strcmp(builtin, "1")) continue; /* the builtin's only */
         char values[MAX_SETTINGS][64], lines[MAX_SETTINGS][224];
         const char *settings[MAX_SETTINGS];
         value_in_force(t, plan, values[0], sizeof values[0]);

@@ -68,6 +68,10 @@ static const clg_tunable tunables[] = {
     /* a prefetch loop steps by CACHE_LINE and takes CACHE_LINE / 64 of the widest moves: a power of two
      * of at least 64 */
     {FIELD(cache_line_bytes), 64, 4096, 1, 1, NULL, "CACHE_LINE", "the step of prefetch loops"},
+    KERNEL(prefetch_locality, "PREFETCH_LOCALITY", 0, 3,
+           "the prefetch builtin's (prefetch = 1) locality: 3 (x86 prefetcht0), 2 (prefetcht1) .. 0 (non-temporal)"),
+    KERNEL(bag_prefetch_locality, "BAG_PREFETCH_LOCALITY", 0, 3,
+           "the same in EmbeddingBag's programs, whose prefetches run furthest ahead"),
     KERNEL(rows_prefetch_ahead_bytes, "PREFETCH_AHEAD_BYTES", 0, 1u << 24, "row runs: bytes prefetched ahead"),
     KERNEL(rows_prefetch_max_rows, "PREFETCH_MAX_ROWS", 1, 4096, "row runs: most rows prefetched ahead"),
     KERNEL(rows_prefetch_head_from_bytes, "PREFETCH_HEAD_FROM_ROW_BYTES", 1, 1u << 24,

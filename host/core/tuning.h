@@ -66,6 +66,9 @@ typedef struct clg_tuning {
     uint32_t copy_local_size;  /* work-group size of the gated copy */
     /* the kernels' own constants, passed to every build as the macros named in the registry */
     uint32_t cache_line_bytes;               /* CACHE_LINE: the step of prefetch loops */
+    uint32_t prefetch_locality;              /* PREFETCH_LOCALITY: the prefetch builtin's locality, 3 (every
+                                              * cache level; x86 prefetcht0) down to 0 (non-temporal) */
+    uint32_t bag_prefetch_locality;          /* BAG_PREFETCH_LOCALITY: the same in the EmbeddingBag programs */
     uint32_t rows_prefetch_ahead_bytes;      /* row runs: short rows are prefetched whole this far ahead */
     uint32_t rows_prefetch_max_rows;         /* ... at most this many rows ahead */
     uint32_t rows_prefetch_head_from_bytes;  /* rows this long have only their head prefetched, a row ahead */

@@ -9,6 +9,8 @@
 
 #include "core/status.h"
 
+#include <string.h>
+
 /* Every row starts from these. CPU runtimes run a work-group's items on one thread: a work-item walks a
  * contiguous run of a few KiB, and groups of 64 items are enough to share out over the cores. GPUs
  * (the adjacent mapping): adjacent work-items move adjacent 16-byte units, the widest load that still
@@ -41,6 +43,8 @@ static const clg_tuning defaults = {
     .check_local_size = 64,
     .copy_local_size = 256,
     .cache_line_bytes = 64,
+    .prefetch_locality = 3, /* into every level, as the builtin's default */
+    .bag_prefetch_locality = 3,
     .rows_prefetch_ahead_bytes = 4096,
     .rows_prefetch_max_rows = 64,
     .rows_prefetch_head_from_bytes = 2048, /* longer rows: the hardware prefetcher streams all but the head */
@@ -89,17 +93,29 @@ typedef struct tuning_row {
     const char *name;
     int driver; /* a clg_driver, or ANY_DRIVER */
     cl_device_type types;
+    const char *vendor; /* CL_DEVICE_VENDOR exactly, or NULL: any */
     int measured;
     const char *entries; /* what differs from the defaults, as profile lines */
 } tuning_row;
 
+/* the clang-based CPU runtimes compile the prefetch builtin and always_inline */
+#define POCL_CPU     \
+    "prefetch = 1\n" \
+    "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86
+
 static const tuning_row rows[] = {
-    /* the clang-based CPU runtimes compile the prefetch builtin and always_inline */
-    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, 1,
-     "prefetch = 1\n"
-     "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86},
+    /* AMD's cores: EmbeddingBag's prefetches into L2 only (prefetcht1), which leaves the L1's few miss
+     * buffers to the loads: on a Zen 4 core the four bag cases took 0.58-0.77 of their time with
+     * prefetcht0. Not the other kernels: the dequantizing gathers, GatherElements and GatherND's points
+     * lost 3-35%. With prefetches into L2, a float bag's rows asked for whole 8 bags ahead took 0.74 of
+     * the time of none (the rows 16 indices on alone) on the float bag cases (bench/RESULTS.md,
+     * 2026-11-29). Intel's cores are unmeasured. */
+    {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 1,
+     POCL_CPU "bag_prefetch_locality = 2\n"
+              "bag_prefetch_ahead = 8\n"},
+    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, NULL, 1, POCL_CPU},
     /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
-    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, 1,
+    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, NULL, 1,
      "prefetch = 1\n"
      "force_inline = 1\n"
      "item_loops = 1\n" HOST_IN_PLACE},
@@ -107,27 +123,27 @@ static const tuning_row rows[] = {
      * inlines and unrolls everything (NIR): the quantized EmbeddingBag's 64-value pieces doubled its
      * builds (cli_embedding_bag 36 -> 66 s), 8 values keep them as they were (29 s); f32 sums of 128
      * columns a pass more than doubled them too (test_embedding_bag_examples 33 -> 166 s) */
-    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, 1,
+    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, NULL, 1,
      "bag_quantized_piece_values = 8\n"
      "bag_sum_columns = 32\n"},
-    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, 1, GPU}, /* Oclgrind reports the GPU type */
-    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, 1, ""},
+    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, NULL, 1, GPU}, /* Oclgrind reports the GPU type */
+    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, NULL, 1, ""},
     /* each super-block item decodes its sub-block's scales again: 16 values an item halve that work (an
      * H200: q4_K 0.46 -> 0.60 of copy, q6_K 0.44 -> 0.58, iq4_xs 0.37 -> 0.47), where the 32-value
      * layouts lose (ONNX Runtime's 4-bit 0.67 -> 0.38): bench/RESULTS.md */
-    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, 1, GPU "dequant_super_piece_values = 16\n"},
+    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, NULL, 1, GPU "dequant_super_piece_values = 16\n"},
     /* AMD's guide: wavefronts of 64 (RDNA: 32 or 64), groups of 256, at least 4 waves a compute unit
      * in flight; 64-byte cache lines */
-    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, 0,
+    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, NULL, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 32\n"},
     /* Intel's GPU guide: a compute unit is one EU (hundreds of them), SIMD8 to SIMD32, groups of 256,
      * 64-byte cache lines */
-    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, 0,
+    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, NULL, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 8\n"},
-    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, 0, GPU},
-    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, 0, ""},
+    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, NULL, 0, GPU},
+    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, NULL, 0, ""},
 };
 
 static const tuning_row *row_for(const clg_device_info *info, clg_driver driver)
@@ -135,7 +151,8 @@ static const tuning_row *row_for(const clg_device_info *info, clg_driver driver)
     const size_t count = sizeof rows / sizeof rows[0];
     size_t i = 0;
     while (i + 1 < count &&
-           !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) && (rows[i].types & info->type) != 0))
+           !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) && (rows[i].types & info->type) != 0 &&
+             (!rows[i].vendor || strcmp(rows[i].vendor, info->vendor) == 0)))
         ++i;
     return &rows[i];
 }

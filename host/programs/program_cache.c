@@ -11,7 +11,7 @@
 
 #define CLG_KERNEL_NAME_CAPACITY 64
 #define CLG_BUILD_LOG_SHOWN      700
-#define CLG_KEY_CAPACITY         3072
+#define CLG_KEY_CAPACITY         4096
 
 typedef struct kernel_pool {
     char name[CLG_KERNEL_NAME_CAPACITY];

@@ -11,7 +11,7 @@
 typedef struct clg_program_cache clg_program_cache;
 
 /* The longest build options a program may have, NUL included. */
-#define CLG_OPTIONS_CAPACITY 1024
+#define CLG_OPTIONS_CAPACITY 2048
 
 typedef struct clg_kernel_lease {
     cl_kernel kernel;

@@ -67,24 +67,29 @@ START_TEST(rows_follow_implementation_and_device_type)
         cl_device_type type;
         const char *row;
         uint32_t mapping;
+        const char *vendor; /* NULL: "" */
     } cases[] = {
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS},
-        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS},
-        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS},
-        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS},
-        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT},
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS}, /* as the device type chose */
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, "GenuineIntel"},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu-amd", CLG_MAPPING_RUNS, "AuthenticAMD"},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, NULL},
+        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, "AuthenticAMD"},
+        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, NULL},
+        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS, NULL},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS, NULL},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT, NULL},
+        {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT, NULL},
+        {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT, NULL},
+        {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT, NULL},
+        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL},
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS, NULL}, /* as the device type chose */
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         clg_device_info info;
         memset(&info, 0, sizeof info);
         info.type = cases[i].type;
+        snprintf(info.vendor, sizeof info.vendor, "%s", cases[i].vendor ? cases[i].vendor : "");
         clg_tuning t;
         const char *row = NULL;
         int measured = -1;
@@ -92,6 +97,9 @@ START_TEST(rows_follow_implementation_and_device_type)
         ck_assert_str_eq(row, cases[i].row);
         ck_assert_uint_eq(t.mapping, cases[i].mapping);
         ck_assert_int_eq(measured, strcmp(row, "amd-gpu") && strcmp(row, "intel-gpu") && strncmp(row, "other", 5));
+        /* only AMD's cores prefetch the bags' rows into L2 alone */
+        ck_assert_uint_eq(t.bag_prefetch_locality, strcmp(row, "pocl-cpu-amd") ? 3u : 2u);
+        ck_assert_uint_eq(t.prefetch_locality, 3u);
     }
 }
 END_TEST
