@@ -44,8 +44,7 @@ HOT_INLINE slab slab_at(const dequant_params *q, offset_t m, offset_t row)
 #endif
 HOT_INLINE void prefetch_range(__global const uchar *base, ulong first, ulong bytes)
 {
-    const ulong end = first + min(bytes, (ulong)SLAB_PREFETCH_BYTES);
-    for (ulong b = first & ~(ulong)(CACHE_LINE - 1); b < end; b += CACHE_LINE) PREFETCH(base + b);
+    prefetch_span(base + first, min(bytes, (ulong)SLAB_PREFETCH_BYTES));
 }
 
 HOT_INLINE void prefetch_slab(const dequant_params *q, __global const uchar *data, __global const uchar *scales,

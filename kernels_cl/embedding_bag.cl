@@ -420,8 +420,7 @@ HOT_INLINE void prefetch_row(const bag_inputs *in, ulong i)
     const long row = bag_row(in, i);
     if (row < 0) return;
     __global const uchar *p = (__global const uchar *)(in->table + (ulong)row * in->D);
-    const ulong row_bytes = in->D * sizeof(table_bits_t);
-    for (ulong at = 0; at < row_bytes; at += CACHE_LINE) PREFETCH(p + at);
+    prefetch_span(p, in->D * sizeof(table_bits_t));
 #else
     (void)in;
     (void)i;

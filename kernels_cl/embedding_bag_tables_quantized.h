@@ -174,7 +174,7 @@ HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
     for (ulong i = start; i < end; ++i) {
         const long row = bag_row(&v->in, i);
         if (row < 0) continue;
-        for (ulong at = 0; at < row_bytes; at += CACHE_LINE) PREFETCH(v->table + (ulong)row * row_bytes + at);
+        prefetch_span(v->table + (ulong)row * row_bytes, row_bytes);
     }
 #else
     (void)v, (void)k;

@@ -46,6 +46,22 @@
 #error "HINT_PREFETCH must be 0, 1 or 2"
 #endif
 
+/* Every cache line of [p, p + bytes), once: p's line, then each line start after it. Steps of
+ * CACHE_LINE from p itself miss the last line where p is not line-aligned (a caller's memory used in
+ * place: numpy puts a large array 16 bytes past a page, and each 136-byte FBGEMM row then lost the
+ * line of its scale). */
+#if HINT_PREFETCH
+inline void prefetch_span(__global const uchar *p, ulong bytes)
+{
+    if (bytes == 0) return;
+    PREFETCH(p);
+    const ulong skew = (ulong)(uintptr_t)p % CACHE_LINE;
+    for (ulong at = CACHE_LINE - skew; at < bytes; at += CACHE_LINE) PREFETCH(p + at);
+}
+#else
+#define prefetch_span(p, bytes) ((void)(p), (void)(bytes))
+#endif
+
 /* Output stores. Streaming stores are weakly ordered on x86: an sfence must make them visible before
  * the work-group completes. CPU runtimes run a group's items one after another on one thread, so one
  * sfence by the group's last item orders every streaming store the group made (a fence per item costs

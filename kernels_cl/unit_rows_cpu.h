@@ -18,8 +18,7 @@ inline void prefetch_row(__global const uchar *restrict src, __global const IDX_
 {
     long row;
     if (source_row_in_range(idx, ahead, bound, &row)) {
-        __global const uchar *p = src + (ulong)row * row_bytes;
-        for (uint b = 0; b < prefetch_bytes; b += CACHE_LINE) PREFETCH(p + b);
+        prefetch_span(src + (ulong)row * row_bytes, prefetch_bytes);
     }
 }
 
