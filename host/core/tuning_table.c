@@ -1,4 +1,5 @@
-/* The tuning table: one row per implementation and device type, each the defaults and the entries
+/* The tuning table: one row per implementation and device type (and, where measured apart, the
+ * device's vendor), each the defaults and the entries
  * that differ from them, written as a profile is. Every row holds the values of
  * both mappings, since tests and the tuner may run either mapping on any device. The first row that
  * matches a device is its tuning; a stored profile (core/tuning_profile.c) may then override it.
