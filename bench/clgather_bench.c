@@ -191,6 +191,9 @@ typedef struct bench_env {
     cl_kernel copy16, empty;
     cl_mem flush_src, flush_dst;
     size_t flush_bytes;
+    /* --evict host: the caches evicted by a copy on the host thread, as bench/peers.py evicts them for its
+     * peers (NULL: by the device copy) */
+    unsigned char *host_evict_src, *host_evict_dst;
     size_t max_alloc;
     uint64_t global_mem;
     double copy_gbps;
@@ -267,7 +270,10 @@ static double kernel_seconds(cl_event ev, double wall)
  * Returns the copy's kernel time. */
 static double flush_cache(bench_env *env)
 {
-    return run_copy(env, env->flush_src, env->flush_dst, env->flush_bytes, 64);
+    if (!env->host_evict_src) return run_copy(env, env->flush_src, env->flush_dst, env->flush_bytes, 64);
+    const double t0 = now_s();
+    memcpy(env->host_evict_dst, env->host_evict_src, env->flush_bytes);
+    return now_s() - t0;
 }
 
 /* Copies until the device has run steadily for SETTLE_SECONDS, just before a case's timed runs. The
@@ -641,6 +647,7 @@ static void write_json(const char *path, const bench_env *env, const clg_device_
     fputs(", \"glibc_malloc_hugetlb\": ", f);
     json_string(f, page_facts_glibc_hugetlb(hugetlb, sizeof hugetlb));
     fputs("}", f);
+    fprintf(f, ",\n  \"evict\": \"%s\"", env->host_evict_src ? "host" : "device");
     fprintf(f, ",\n  \"repeat\": %d,\n  \"kernel_time\": \"%s\",\n  \"quant_block_size\": %lld,\n  \"copy_gbps\": ",
             repeat, profiling_unusable ? "wall" : "profiled", (long long)env->quant_block_size);
     json_number(f, env->copy_gbps);
@@ -727,7 +734,7 @@ static void usage(FILE *f)
             "usage: clgather-bench [--device SPEC] [--case NAME]... [--repeat N] [--json FILE] [--scale auto|N]\n"
             "                      [--ref-repeat N] [--no-verify] [--mapping auto|runs|adjacent] [--offsets64]\n"
             "                      [--stream auto|on|off] [--kernel NAME] [--block-size N] [--no-first-call]\n"
-            "                      [--cases FILE] [--versus PROFILE] [--list [--json]]\n"
+            "                      [--cases FILE] [--versus PROFILE] [--evict device|host] [--list [--json]]\n"
             "--mapping, --stream: the tuning's mapping, and its streaming-store thresholds at none or all\n"
             "--kernel NAME: force kernel variant NAME on its operations, on its mapping; cases of those operations\n"
             "    it does not apply to are reported as such, cases of other operations run as usual\n"
@@ -737,6 +744,8 @@ static void usage(FILE *f)
             "--cases FILE: read the cases from FILE instead of the built-in bench/cases.txt\n"
             "--versus PROFILE: pair each timed run with one under the tuning with PROFILE's `name = value` lines\n"
             "    applied, order alternating; reports the median of the pairs' ratios (other / base)\n"
+            "--evict host: evict the caches before each timed run by a copy on the host thread (CPU devices),\n"
+            "    as bench/peers.py does for its peers, instead of by a copy on the device; /adj is then against it\n"
             "--list: the case names, one a line; with --json, the whole table as JSON\n"
             "cases:");
     for (size_t i = 0; i < NUM_CASES; ++i) fprintf(f, " %s", CASES[i].name);
@@ -797,6 +806,7 @@ int main(int argc, char **argv)
     int repeat = 15, ref_repeat = 3, verify = 1, offsets64 = 0, first_call = 1;
     const char *mapping = NULL, *stream = NULL, *forced_variant = NULL; /* NULL: the tuning's, the launchers' */
     const char *versus_path = NULL;
+    int evict_on_host = 0;
     int64_t quant_block_size = 0, scale_request = 1; /* scale_request 0: --scale auto */
     int list = 0, list_as_json = 0;
     /* the table first, so that --case and --list see the one --cases names */
@@ -856,6 +866,9 @@ int main(int argc, char **argv)
             ++i;
         } else if (!strcmp(a, "--versus")) {
             versus_path = v, ++i;
+        } else if (!strcmp(a, "--evict")) {
+            if (strcmp(v, "device") && strcmp(v, "host")) DIE("--evict wants device or host");
+            evict_on_host = !strcmp(v, "host"), ++i;
         } else if (!strcmp(a, "--kernel")) {
             forced_variant = v, ++i; /* checked once the context exists */
         } else if (!strcmp(a, "--block-size")) {
@@ -924,6 +937,13 @@ int main(int argc, char **argv)
     env.flush_dst = make_buffer(&env, env.flush_bytes, NULL);
     unsigned char pattern = 1;
     check_cl(clEnqueueFillBuffer(env.queue, env.flush_src, &pattern, 1, 0, env.flush_bytes, 0, NULL, NULL), "fill");
+    if (evict_on_host) {
+        env.host_evict_src = malloc(env.flush_bytes);
+        env.host_evict_dst = malloc(env.flush_bytes);
+        if (!env.host_evict_src || !env.host_evict_dst) DIE("out of host memory for --evict host");
+        memset(env.host_evict_src, 1, env.flush_bytes);
+        memset(env.host_evict_dst, 0, env.flush_bytes); /* every page in place before the first timed copy */
+    }
     check_cl(clFinish(env.queue), "clFinish");
 
     cl_uint compute_units = 0;
@@ -948,6 +968,8 @@ int main(int argc, char **argv)
     printf("pages:   transparent huge pages %s; glibc.malloc.hugetlb %s (--json: the bytes in huge pages "
            "during each case)\n",
            page_facts_thp_mode(thp, sizeof thp), page_facts_glibc_hugetlb(hugetlb, sizeof hugetlb));
+    printf("evict:   a %.0f MiB copy before each timed run, %s\n", (double)env.flush_bytes / (double)MIB,
+           evict_on_host ? "on the host thread (--evict host; /adj is against it)" : "on the device");
     fflush(stdout);
 
     measure_copy(&env, repeat);
@@ -1048,6 +1070,8 @@ int main(int argc, char **argv)
 
     clReleaseMemObject(env.flush_src);
     clReleaseMemObject(env.flush_dst);
+    free(env.host_evict_src);
+    free(env.host_evict_dst);
     clReleaseKernel(env.copy16);
     clReleaseKernel(env.empty);
     clReleaseProgram(env.program);
