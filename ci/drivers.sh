@@ -82,7 +82,7 @@ suite_on() { # implementation, ctest args...
 if wanted intel; then CLGATHER_TEST_SCALE=0.15 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=60 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|bench_versus_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|cli_gather_quantized|test_embedding_bag_quantized|test_embedding_bag_tables(_quantized)?|test_gather_tree)$|_extreme_tuning$'
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|bench_versus_option|bench_evict_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|cli_gather_quantized|test_embedding_bag_quantized|test_embedding_bag_tables(_quantized)?|test_gather_tree)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
@@ -90,7 +90,7 @@ if wanted oclgrind; then
   [ "$(printf '%s\n' "$fixture" | awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" | wc -l)" -eq 2 ] ||
     { echo "ci/oclgrind_reports.awk does not find the reports of its fixture"; exit 1; }
   # -V: every test's output, where Oclgrind writes its reports; two at a time (the simulator runs on one core)
-  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|bench_versus_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables_quantized)$|_extreme_tuning$'
+  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|bench_versus_option|bench_evict_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables_quantized)$|_extreme_tuning$'
   reports="$(awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
   if [ -n "$reports" ]; then
     echo "Oclgrind reported:"
