@@ -192,7 +192,7 @@ typedef struct bench_env {
     cl_mem flush_src, flush_dst;
     size_t flush_bytes;
     /* --evict host: the caches evicted by a copy on the host thread, as bench/peers.py evicts them for its
-     * peers (NULL: by the device copy) */
+     * peers (NULL: by the device copy over flush_src and flush_dst, which are NULL otherwise) */
     unsigned char *host_evict_src, *host_evict_dst;
     size_t max_alloc;
     uint64_t global_mem;
@@ -933,11 +933,12 @@ int main(int argc, char **argv)
     env.flush_bytes = (size_t)(cache ? 2 * cache : 64 * MIB);
     if (env.flush_bytes < 64 * MIB) env.flush_bytes = 64 * MIB;
     if (env.flush_bytes > env.max_alloc) env.flush_bytes = env.max_alloc / 16 * 16;
-    env.flush_src = make_buffer(&env, env.flush_bytes, NULL);
-    env.flush_dst = make_buffer(&env, env.flush_bytes, NULL);
-    unsigned char pattern = 1;
-    check_cl(clEnqueueFillBuffer(env.queue, env.flush_src, &pattern, 1, 0, env.flush_bytes, 0, NULL, NULL), "fill");
-    if (evict_on_host) {
+    if (!evict_on_host) {
+        env.flush_src = make_buffer(&env, env.flush_bytes, NULL);
+        env.flush_dst = make_buffer(&env, env.flush_bytes, NULL);
+        unsigned char pattern = 1;
+        check_cl(clEnqueueFillBuffer(env.queue, env.flush_src, &pattern, 1, 0, env.flush_bytes, 0, NULL, NULL), "fill");
+    } else {
         env.host_evict_src = malloc(env.flush_bytes);
         env.host_evict_dst = malloc(env.flush_bytes);
         if (!env.host_evict_src || !env.host_evict_dst) DIE("out of host memory for --evict host");
@@ -1068,8 +1069,8 @@ int main(int argc, char **argv)
     }
     if (json_path) write_json(json_path, &env, &info, results, count, repeat, scale_request, &fc);
 
-    clReleaseMemObject(env.flush_src);
-    clReleaseMemObject(env.flush_dst);
+    if (env.flush_src) clReleaseMemObject(env.flush_src);
+    if (env.flush_dst) clReleaseMemObject(env.flush_dst);
     free(env.host_evict_src);
     free(env.host_evict_dst);
     clReleaseKernel(env.copy16);

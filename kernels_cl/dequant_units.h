@@ -37,7 +37,7 @@ HOT_INLINE slab slab_at(const dequant_params *q, offset_t m, offset_t row)
 
 /* Ask for a slab's packed values and scales ahead of their use: the gathered rows are random, which
  * the hardware prefetcher cannot follow. At most SLAB_PREFETCH_BYTES of each (a tuning constant,
- * hints.h); prefetches never fault, so a range's rounding past a buffer is harmless. The CPU mapping
+ * hints.h); prefetches never fault, so a range's last line reaching past a buffer is harmless. The CPU mapping
  * asks SLAB_PREFETCH_AHEAD slabs ahead (a build option the host sizes to the slabs). */
 #ifndef SLAB_PREFETCH_AHEAD
 #define SLAB_PREFETCH_AHEAD 1

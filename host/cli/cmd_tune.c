@@ -392,9 +392,11 @@ static int walk_tunables(tuner *t, int adjacent, int quick)
         int affected = 0;
         for (size_t i = 0; i < t->count; ++i) affected |= (plan->kinds & case_class(t->cases[i].spec)) != 0;
         if (!affected) continue;
-        char builtin[32];
-        current_value(t->ctx, "prefetch", builtin, sizeof builtin);
-        if (strstr(plan->name, "prefetch_locality") && strcmp(builtin, "1")) continue; /* the builtin's only */
+        if (strstr(plan->name, "prefetch_locality")) { /* the prefetch builtin's only */
+            char builtin[32];
+            current_value(t->ctx, "prefetch", builtin, sizeof builtin);
+            if (strcmp(builtin, "1")) continue;
+        }
         char values[MAX_SETTINGS][64], lines[MAX_SETTINGS][224];
         const char *settings[MAX_SETTINGS];
         value_in_force(t, plan, values[0], sizeof values[0]);
