@@ -47,6 +47,14 @@ static const clg_variant registry[CLG_VARIANT_COUNT] = {
     [CLG_VARIANT_BAG_COLUMNS] = {"bag-columns", CLG_FAMILY_EMBEDDING_BAG, CLG_MAPPING_ADJACENT, "embedding_bag.cl",
                                  "embedding_bag_columns", "",
                                  "adjacent mapping: one work-item per (column, bag), adjacent columns adjacent"},
+    [CLG_VARIANT_BAG_QUANTIZED_RUNS] = {"bag-quantized-runs", CLG_FAMILY_EMBEDDING_BAG, CLG_MAPPING_RUNS,
+                                        "embedding_bag_quantized.cl", "bag_quantized_runs", "",
+                                        "runs mapping, a quantized table or a table-batched call that converts: "
+                                        "one work-item per piece of QBAG_PIECE values, bags walked with a stride"},
+    [CLG_VARIANT_BAG_QUANTIZED_COLUMNS] = {"bag-quantized-columns", CLG_FAMILY_EMBEDDING_BAG, CLG_MAPPING_ADJACENT,
+                                           "embedding_bag_quantized.cl", "bag_quantized_columns", "",
+                                           "adjacent mapping, a quantized table or a table-batched call that "
+                                           "converts: one work-item per (piece, bag), bags grid-strided"},
 };
 
 static const char *const family_names[CLG_FAMILY_COUNT] = {

@@ -4,6 +4,7 @@
 #include "core/index_value.h"
 #include "core/launch.h"
 #include "core/status.h"
+#include "core/variants.h"
 #include "kernel_table.h"
 #include "ops/embedding_bag/embedding_bag_launch.h"
 #include "ops/gather_quantized/gather_quantized_launch.h"
@@ -63,7 +64,8 @@ clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan
     const clg_gather_quantized_plan *t = &qp->table;
     const clg_embedding_bag_plan *p = &qp->bag;
     const int adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_EMBEDDING_BAG);
-    const char *name = adjacent ? "bag_quantized_columns" : "bag_quantized_runs";
+    const clg_variant_id variant = adjacent ? CLG_VARIANT_BAG_QUANTIZED_COLUMNS : CLG_VARIANT_BAG_QUANTIZED_RUNS;
+    const char *name = clg_variant_get(variant)->kernel;
     clg_kernel_lease lease;
     clg_status st = clg_embedding_bag_quantized_borrow(ctx, qp, name, &lease);
     if (st != CLG_SUCCESS) return st;
@@ -123,5 +125,6 @@ clg_status clg_embedding_bag_quantized_launch(clg_context *ctx, const void *plan
     st = clg_launch(ctx, queue, &lease, name, dims, items, local, num_events, wait_list, done);
     clReleaseMemObject(stage); /* OpenCL keeps it until the kernel has run */
     clg_kernel_return(ctx->programs, &lease);
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, variant);
     return st;
 }

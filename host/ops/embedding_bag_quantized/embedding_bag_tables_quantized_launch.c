@@ -156,6 +156,7 @@ clg_status clg_embedding_bag_tables_quantized_launch(clg_context *ctx, const clg
                                                      cl_uint num_events, const cl_event *wait_list, cl_event *done)
 {
     const int adjacent = clg_context_maps_adjacent(ctx, CLG_FAMILY_EMBEDDING_BAG);
+    const clg_variant_id variant = adjacent ? CLG_VARIANT_BAG_QUANTIZED_COLUMNS : CLG_VARIANT_BAG_QUANTIZED_RUNS;
     const char *name = adjacent ? "bag_quantized_tables_columns" : "bag_quantized_tables_runs";
     cl_mem meta = NULL, stage = NULL;
     uint64_t max_pieces = 0;
@@ -193,5 +194,7 @@ clg_status clg_embedding_bag_tables_quantized_launch(clg_context *ctx, const clg
     if (stage) clReleaseMemObject(stage); /* OpenCL keeps them until the kernel has run */
     clReleaseMemObject(meta);
     clg_kernel_return(ctx->programs, &lease);
+    (void)variant; /* recorded in testing builds only */
+    if (st == CLG_SUCCESS) CLG_TEST_RECORD_VARIANT(ctx, variant);
     return st;
 }

@@ -137,9 +137,11 @@ typedef struct call_paths {
 /* The reference (against expected, where given), then on both mappings the synchronous call and the
  * enqueue call (its mapping's own kernel ran), then the deferred enqueue: each `want`, the fragment in
  * its message, the reference's output on success, poison and intact guards on failure. */
-static void check_all_paths(const call_paths *calls, const void *c, size_t bytes, const void *expected, clg_status want,
-                            const char *fragment, const char *name)
+static void check_all_paths(const call_paths *calls, const void *c, size_t bytes, int converts, const void *expected,
+                            clg_status want, const char *fragment, const char *name)
 {
+    static const char *const variants[2][2] = {{"bag-runs", "bag-columns"},
+                                               {"bag-quantized-runs", "bag-quantized-columns"}};
     unsigned char *reference = support_poisoned(bytes + 1), *out = support_poisoned(bytes + 1);
     unsigned char *region = malloc(bytes + 2 * GUARD);
     ck_assert_ptr_nonnull(region);
@@ -163,8 +165,8 @@ static void check_all_paths(const call_paths *calls, const void *c, size_t bytes
         /* the mapping's own kernel ran, where the values let one run */
         const char *variant = clg_testing_last_variant(ctx);
         if (want == CLG_SUCCESS && bytes > 0)
-            ck_assert_msg(strcmp(variant, m ? "bag-columns" : "bag-runs") == 0, "%s, %s: variant '%s' ran", name, path,
-                          variant);
+            ck_assert_msg(strcmp(variant, variants[converts][m]) == 0, "%s, %s: variant '%s' ran, not '%s'", name, path,
+                          variant, variants[converts][m]);
         expect_output(region + GUARD, reference, bytes, want, path, name);
         ck_assert_msg(support_guards_intact(region, GUARD, bytes), "%s, %s: a guard byte was written", name, path);
     }
@@ -201,7 +203,7 @@ void bag_check_all_paths(const bag_case *c, const void *expected, clg_status wan
                          const char *name)
 {
     static const call_paths calls = {bag_reference_call, bag_sync_call, bag_enqueue_call};
-    check_all_paths(&calls, c, c->out_bytes, expected, want, fragment, name);
+    check_all_paths(&calls, c, c->out_bytes, 0, expected, want, fragment, name);
 }
 
 void bag_expect_refused(const clg_embedding_bag_desc *desc, clg_status want, const char *fragment)
@@ -264,11 +266,21 @@ static clg_status tables_enqueue_call(clg_context *ctx, const void *c, unsigned 
     return tables_enqueue(ctx, c, region, deferred);
 }
 
+/* Whether the call converts its tables (include/clgather.h, clg_embedding_bag_tables_desc: a quantized
+ * table, plain tables of several types, or an output type not theirs), which the quantized variants run. */
+static int tables_convert(const clg_embedding_bag_tables_desc *d)
+{
+    if (d->num_tables < 1) return 0;
+    for (int32_t t = 0; t < d->num_tables; ++t)
+        if (d->tables[t].quant_layout != 0 || d->tables[t].type != d->tables[0].type) return 1;
+    return d->output_type != CLG_DTYPE_INVALID && d->output_type != d->tables[0].type;
+}
+
 void tables_check_all_paths(const tables_case *c, const void *expected, clg_status want, const char *fragment,
                             const char *name)
 {
     static const call_paths calls = {tables_reference_call, tables_sync_call, tables_enqueue_call};
-    check_all_paths(&calls, c, c->out_bytes, expected, want, fragment, name);
+    check_all_paths(&calls, c, c->out_bytes, tables_convert(&c->desc), expected, want, fragment, name);
 }
 
 void tables_expect_refused(const clg_embedding_bag_tables_desc *desc, clg_status want, const char *fragment)
