@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { OUT_BYTES = 256 };
 
@@ -594,6 +595,100 @@ static clg_status enqueue_tree_call(clg_context *ctx, int good, cl_mem output, c
     return st;
 }
 
+/* EmbeddingBag calls: bags {0, 5} and {2, 3} of data's six rows of 4 (torch-embedding-bag, offsets, sum); the
+ * bad call's second bag holds row 6. */
+static const int64_t bag_offsets[2] = {0, 2}, good_bag_rows[4] = {0, 5, 2, 3}, bad_bag_rows[4] = {0, 5, 6, 3};
+static const int64_t bag_index_count = 4, bag_count = 2;
+
+static clg_embedding_bag_desc bag_part(void)
+{
+    clg_embedding_bag_desc d;
+    memset(&d, 0, sizeof d);
+    d.preset = CLG_TORCH_EMBEDDING_BAG;
+    d.bag_form = CLG_BAG_OFFSETS;
+    d.mode = CLG_BAG_SUM;
+    support_shape(&d.indices, CLG_I64, 1, &bag_index_count);
+    support_shape(&d.offsets, CLG_I64, 1, &bag_count);
+    return d;
+}
+
+static cl_mem input_buffer(clg_context *ctx, const void *host, size_t bytes)
+{
+    cl_int err;
+    cl_mem m =
+        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *)host, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return m;
+}
+
+static clg_status enqueue_bag_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
+{
+    clg_embedding_bag_desc d = bag_part();
+    support_shape(&d.table, CLG_F32, 2, ds);
+    cl_mem table = input_buffer(ctx, data, sizeof data), offsets = input_buffer(ctx, bag_offsets, sizeof bag_offsets);
+    cl_mem rows = input_buffer(ctx, good ? good_bag_rows : bad_bag_rows, sizeof good_bag_rows);
+    clg_fault_arm(0, 0);
+    clg_status st = clg_embedding_bag_enqueue(ctx, &d, clg_context_cl_queue(ctx), table, 0, rows, 0, offsets, 0, NULL,
+                                              0, output, 0, 0, NULL, done);
+    clReleaseMemObject(table);
+    clReleaseMemObject(rows);
+    clReleaseMemObject(offsets);
+    return st;
+}
+
+/* The same bags over six FBGEMM 8-bit rows of 4 values (then an f32 scale and bias), f32 out. */
+static clg_status enqueue_quantized_bag_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
+{
+    clg_embedding_bag_quantized_desc d;
+    memset(&d, 0, sizeof d);
+    d.bag = bag_part();
+    d.layout = CLG_QUANT_FBGEMM_8BIT_ROWWISE;
+    d.data.type = CLG_QUANT_U8;
+    d.data.rank = 2;
+    d.data.shape[0] = 6;
+    d.data.shape[1] = 4 + 8;
+    unsigned char table[6 * 12];
+    const float scale = 0.5f, bias = -1.0f;
+    for (int r = 0; r < 6; ++r) {
+        for (int k = 0; k < 4; ++k) table[12 * r + k] = (unsigned char)(4 * r + k);
+        memcpy(table + 12 * r + 4, &scale, 4);
+        memcpy(table + 12 * r + 8, &bias, 4);
+    }
+    cl_mem tb = input_buffer(ctx, table, sizeof table), offsets = input_buffer(ctx, bag_offsets, sizeof bag_offsets);
+    cl_mem rows = input_buffer(ctx, good ? good_bag_rows : bad_bag_rows, sizeof good_bag_rows);
+    clg_fault_arm(0, 0);
+    clg_status st = clg_embedding_bag_quantized_enqueue(ctx, &d, clg_context_cl_queue(ctx), tb, 0, NULL, 0, NULL, 0,
+                                                        rows, 0, offsets, 0, NULL, 0, output, 0, 0, NULL, done);
+    clReleaseMemObject(tb);
+    clReleaseMemObject(rows);
+    clReleaseMemObject(offsets);
+    return st;
+}
+
+/* A table-batched call over data as two tables of three rows of 4 (rows 0-2 and 3-5), one bag each (B 1):
+ * indices {0, 2} in the first and {1, 2} in the second; the bad call's second bag holds row 3. */
+static clg_status enqueue_tables_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
+{
+    const clg_embedding_bag_table tables[2] = {{CLG_F32, 0, 3, 4, 0}, {CLG_F32, 0, 3, 4, 3 * 4 * sizeof(float)}};
+    static const int64_t good_rows[4] = {0, 2, 1, 2}, bad_rows[4] = {0, 2, 3, 2}, table_offsets[2] = {0, 2};
+    clg_embedding_bag_tables_desc d;
+    memset(&d, 0, sizeof d);
+    d.mode = CLG_BAG_SUM;
+    d.num_tables = 2;
+    d.tables = tables;
+    support_shape(&d.indices, CLG_I64, 1, &bag_index_count);
+    support_shape(&d.offsets, CLG_I64, 1, &bag_count);
+    cl_mem tb = input_buffer(ctx, data, sizeof data), offsets = input_buffer(ctx, table_offsets, sizeof table_offsets);
+    cl_mem rows = input_buffer(ctx, good ? good_rows : bad_rows, sizeof good_rows);
+    clg_fault_arm(0, 0);
+    clg_status st = clg_embedding_bag_tables_enqueue(ctx, &d, clg_context_cl_queue(ctx), tb, 0, rows, 0, offsets, 0,
+                                                     NULL, 0, output, 0, 0, NULL, done);
+    clReleaseMemObject(tb);
+    clReleaseMemObject(rows);
+    clReleaseMemObject(offsets);
+    return st;
+}
+
 static long host_waits_of(uint32_t flags, enqueue_fn enqueue, clg_status failure)
 {
     clg_context *ctx = NULL;
@@ -636,6 +731,11 @@ START_TEST(deferred_enqueue_makes_no_host_wait)
     ck_assert_int_gt(host_waits_of(0, enqueue_nd_call, CLG_ERR_INDEX_OUT_OF_RANGE), 0);
     ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, enqueue_tree_call, CLG_ERR_INVALID_PARENT), 0);
     ck_assert_int_gt(host_waits_of(0, enqueue_tree_call, CLG_ERR_INVALID_PARENT), 0);
+    const enqueue_fn bag_calls[] = {enqueue_bag_call, enqueue_quantized_bag_call, enqueue_tables_call};
+    for (size_t k = 0; k < sizeof bag_calls / sizeof bag_calls[0]; ++k) {
+        ck_assert_int_eq(host_waits_of(CLG_CONTEXT_DEFER_ERRORS, bag_calls[k], CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+        ck_assert_int_gt(host_waits_of(0, bag_calls[k], CLG_ERR_INDEX_OUT_OF_RANGE), 0);
+    }
 }
 END_TEST
 
@@ -672,6 +772,9 @@ START_TEST(blocking_enqueue_waits_after_its_kernels)
     blocking_call_waits_once_after_its_kernels(enqueue_gather_call, "gather");
     blocking_call_waits_once_after_its_kernels(enqueue_elements_call, "gather elements");
     blocking_call_waits_once_after_its_kernels(enqueue_nd_call, "gather nd");
+    blocking_call_waits_once_after_its_kernels(enqueue_bag_call, "embedding bag");
+    blocking_call_waits_once_after_its_kernels(enqueue_quantized_bag_call, "embedding bag, quantized table");
+    blocking_call_waits_once_after_its_kernels(enqueue_tables_call, "embedding bag, table-batched");
 }
 END_TEST
 
