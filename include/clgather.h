@@ -927,9 +927,10 @@ CLG_API clg_status clg_embedding_bag_sizes(const clg_embedding_bag_desc *desc, u
 
 /** Enqueue an EmbeddingBag on the caller's queue, as clg_gather_enqueue does under the error policy:
  *  everything is validated before anything is enqueued; a check kernel reads the offsets or segment ids
- *  and the indices, and the call waits for its 4-byte verdict before the reduction is enqueued (on a
- *  context with CLG_CONTEXT_DEFER_ERRORS it does not wait: the reduction is gated on the device, and
- *  clg_deferred_status gives the call's status); verify mode waits and compares. bags is the offsets
+ *  and the indices, the reduction is enqueued behind it, gated by it (it writes nothing if the check
+ *  failed), and the call then waits for the check's 4-byte verdict alone (on a context with
+ *  CLG_CONTEXT_DEFER_ERRORS it does not wait, and clg_deferred_status gives the call's status); verify
+ *  mode waits and compares. bags is the offsets
  *  or the segment ids buffer (NULL for the packed form), weights NULL when absent. Byte offsets: each a
  *  multiple of its tensor's element size (CLG_ERR_MISALIGNED_OFFSET). */
 CLG_API clg_status clg_embedding_bag_enqueue(clg_context *ctx, const clg_embedding_bag_desc *desc,
