@@ -275,6 +275,43 @@ def test_tables_fbgemm_mix_weights_pyopencl_and_refusals(ctx, queue):
            layouts=MIX_LAYOUTS, per_sample_weights=weights.astype(np.float16), include_last_offset=True, ctx=ctx)
 
 
+def test_packed_tables_equal_lists_and_are_copies(ctx, queue):
+    import pyopencl.array as cl_array
+
+    rng = np.random.default_rng(51)
+    tables, indices, offsets = fbgemm_mix(rng, 3)
+    ref = clgather.reference.embedding_bag_tables(tables, indices, offsets, include_last_offset=True,
+                                                  layouts=MIX_LAYOUTS, out_dtype="float16")
+    packed = clgather.PackedTables(tables, layouts=MIX_LAYOUTS)
+    assert len(packed) == 3 and packed.layouts == tuple(MIX_LAYOUTS) and packed.dtype is None
+    assert type(packed.buffer) is np.ndarray and "host" in repr(packed)
+    for _ in range(2):  # packed once, called twice
+        got = clgather.embedding_bag_tables(packed, indices, offsets, include_last_offset=True, out_dtype="float16",
+                                            ctx=ctx)
+        assert same_bits(got, ref)
+    assert same_bits(clgather.reference.embedding_bag_tables(packed, indices, offsets, include_last_offset=True,
+                                                             out_dtype="float16"), ref)
+    # a copy: the source tables written after packing change nothing
+    assert offsets[3] < offsets[6], "table 1 holds no index: pick another seed"
+    tables[1][:] = 0
+    assert same_bits(clgather.embedding_bag_tables(packed, indices, offsets, include_last_offset=True,
+                                                   out_dtype="float16", ctx=ctx), ref)
+    # one float dtype: that dtype out; packed on the device, a device result on its queue
+    plain, indices, offsets = tables_call(rng, [3, 5], [4, 7], 2, True)
+    plain_ref = clgather.reference.embedding_bag_tables(plain, indices, offsets, include_last_offset=True)
+    on_device = clgather.PackedTables(plain, queue=queue)
+    assert isinstance(on_device.buffer, cl_array.Array) and on_device.dtype == np.float32
+    out = clgather.embedding_bag_tables(on_device, cl_array.to_device(queue, indices),
+                                        cl_array.to_device(queue, offsets), include_last_offset=True)
+    assert isinstance(out, cl_array.Array) and same_bits(out.get(), plain_ref)
+    assert same_bits(clgather.embedding_bag_tables(on_device, indices, offsets, include_last_offset=True).get(),
+                     plain_ref)
+    raises(clgather.ArgumentError, "CLG_ERR_INVALID_LAYOUT", ["layouts", "PackedTables"],
+           clgather.embedding_bag_tables, packed, indices, offsets, layouts=MIX_LAYOUTS, include_last_offset=True)
+    raises(clgather.ArgumentError, "CLG_ERR_SHAPE_MISMATCH", ["layouts", "one entry per table"],
+           clgather.PackedTables, plain, layouts=MIX_LAYOUTS)
+
+
 def test_tables_errors_name_the_argument(ctx):
     rng = np.random.default_rng(9)
     tables, indices, offsets = tables_call(rng, [3, 5], [4, 7], 2, True)

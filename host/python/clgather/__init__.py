@@ -7,7 +7,7 @@ and clgather.onnx_backend runs single-node ONNX models of the family."""
 from . import _lib
 from ._core import Context, DeviceDescription, devices
 from ._errors import ArgumentError, DTypeError, Error, IndexOutOfRangeError, ShapeError, UnsupportedError
-from ._ops import embedding_bag, embedding_bag_tables, gather, gather_elements, gather_nd, gather_quantized, gather_tree
+from ._ops import PackedTables, embedding_bag, embedding_bag_tables, gather, gather_elements, gather_nd, gather_quantized, gather_tree
 from . import reference
 
 __version__ = _lib.lib.clg_version().decode()
@@ -21,6 +21,7 @@ __all__ = [
     "DeviceDescription",
     "Error",
     "IndexOutOfRangeError",
+    "PackedTables",
     "ShapeError",
     "UnsupportedError",
     "devices",

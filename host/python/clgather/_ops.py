@@ -593,6 +593,32 @@ def _cl_concatenate(arrays, queue):
     return cl_array.concatenate(arrays, queue=queue)
 
 
+class PackedTables:
+    """Tables packed once for embedding_bag_tables, as FBGEMM's TBE module holds its weights: the table-batched
+    kernel reads every table from one buffer, and a list of tables is packed into one on every call (a copy
+    of every table). PackedTables(tables, layouts=None, queue=None) packs them once, each table's rows after
+    the one before it (bytes: at a multiple of 8); pass it as embedding_bag_tables' tables, without layouts
+    (it carries its own). On the host (numpy) unless queue is given or a table is a pyopencl array: then in
+    one pyopencl array on that queue's device. A copy: later writes to the source tables are not seen.
+    Attributes: buffer (the packed array), layouts (a tuple, None for a float table), shapes (each table's
+    [N_t, D_t or bytes a row]), dtype (the tables' one float dtype, or None where the call converts)."""
+
+    def __init__(self, tables, layouts=None, queue=None):
+        if queue is None and isinstance(tables, (list, tuple)):
+            queue = device_queue(list(tables))
+        self.buffer, self._entries, self.dtype = _packed_tables(tables, queue, layouts)
+        self.layouts = tuple(None if layouts is None or layouts[t] in (None, "plain") else layouts[t]
+                             for t in range(len(tables)))
+        self.shapes = tuple(tuple(int(n) for n in t.shape) for t in tables)
+
+    def __len__(self):
+        return len(self.shapes)
+
+    def __repr__(self):
+        where = "host" if type(self.buffer) is np.ndarray else "device"
+        return f"PackedTables({len(self)} tables, {self.buffer.nbytes} bytes on the {where}, dtype {self.dtype})"
+
+
 def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_weights=None, include_last_offset=False,
                          layouts=None, out_dtype=None, ctx=None, wait_for=None, out=None, _reference=False):
     """Table-batched EmbeddingBag (FBGEMM's TBE forward): T tables in one launch. tables: a list of 2-D
@@ -610,15 +636,26 @@ def embedding_bag_tables(tables, indices, offsets, *, mode="sum", per_sample_wei
     (a quantized table, float tables of several dtypes, another out_dtype) every value is widened or
     dequantized to float32, the bags reduced in float32 and rounded once to out_dtype (None: float32),
     per_sample_weights float32. An index outside its table's [0, N_t) or a bad offset raises
-    IndexOutOfRangeError naming its position, table and bag. The other arguments as for gather."""
+    IndexOutOfRangeError naming its position, table and bag. tables may be a PackedTables instead (packed
+    once, layouts with it): a list is packed into one buffer on every call. The other arguments as for
+    gather."""
     indices, offsets = _prepare(indices, "indices"), _prepare(offsets, "offsets")
+    packed = isinstance(tables, PackedTables)
+    if packed and layouts is not None:
+        raise ArgumentError("layouts: given with a PackedTables, which carries the layouts it was packed with",
+                            _lib.ERR_INVALID_LAYOUT)
     queue = None
     if not _reference:
         candidates = [indices, offsets, per_sample_weights]
-        if isinstance(tables, (list, tuple)):
+        if packed:
+            candidates.append(tables.buffer)
+        elif isinstance(tables, (list, tuple)):
             candidates += list(tables)
         queue = device_queue(candidates)
-    buffer, entries, dtype = _packed_tables(tables, queue, layouts)
+    if packed:
+        buffer, entries, dtype = tables.buffer, tables._entries, tables.dtype
+    else:
+        buffer, entries, dtype = _packed_tables(tables, queue, layouts)
     desc = _lib.EmbeddingBagTablesDesc()
     desc.mode = _bag_mode(mode)
     desc.num_tables = len(entries)
