@@ -40,6 +40,15 @@ A shared machine's speed can drift within minutes, so clgather is timed next to 
 runs through clgather-bench just before its peers and again just after, and clgather's figure is the
 mean of the two wall medians (linear drift cancels). --clgather-json instead takes every case from one
 earlier clgather-bench run, which can sit minutes away from the peers' times.
+
+--paired (the EmbeddingBag cases): no clgather-bench; clgather runs in this process through its Python
+package (installed in this venv: pip install .), numpy arrays read in place, the output preallocated,
+several tables packed once (clgather.PackedTables), and each timed run of it is paired with one of the
+peer's, the same eviction before each, the order alternating. The table gives both medians and the
+median of the pairs' ratios with its range: a drift of the machine within a pair cancels, where
+between processes it does not. clgather's time then includes the Python call (tens of microseconds,
+bench/python_overhead.py), and its output is checked against the peer's bit for bit (the cases' values
+make every sum exact in f32, whatever the order).
 """
 import argparse
 import glob
@@ -812,6 +821,98 @@ def fbgemm_bag(inp):
     return run, (lambda: holder["o"].numpy())
 
 
+def clgather_bag(inp, device=None):
+    """clgather through its Python package on the default device (or `device`): one embedding_bag call, or
+    for several tables one embedding_bag_tables call over tables packed once, FBGEMM's offsets (T * B + 1,
+    include_last_offset)."""
+    import clgather
+    ctx = clgather.Context(device) if device else clgather.Context()
+    T, B, K = inp["T"], inp["B"], inp["K"]
+    out = bag_output(inp)
+    eight = inp["kind"] == "8bit"
+    layout = "fbgemm-8bit-rowwise" if eight else None
+    tables = [inp["rows"][t] if eight else inp["tables"][t] for t in range(T)]
+    if T == 1:
+        indices, offsets = inp["idx"][0], inp["offsets"]
+
+        def run_one():
+            clgather.embedding_bag(tables[0], indices, offsets, mode=inp["mode"], layout=layout, ctx=ctx, out=out)
+        return run_one, (lambda: out)
+    packed = clgather.PackedTables(tables, layouts=[layout] * T if eight else None)
+    indices = inp["idx"].reshape(-1)
+    offsets = np.arange(T * B + 1, dtype=np.int64) * K
+
+    def run_tables():
+        clgather.embedding_bag_tables(packed, indices, offsets, mode=inp["mode"], include_last_offset=True, ctx=ctx,
+                                      out=out)
+    return run_tables, (lambda: out)
+
+
+def time_paired(first, second, repeat, flush):
+    """Medians of first's and second's times and the pairs' ratios first / second (median, min, max): each
+    pair's runs one after the other, each after a flush, the order alternating."""
+    for fn in (first, second, first, second):
+        fn()
+    times = ([], [])
+    for r in range(repeat):
+        for k in ((0, 1) if r % 2 == 0 else (1, 0)):
+            flush()
+            t0 = time.perf_counter()
+            (first, second)[k]()
+            times[k].append(time.perf_counter() - t0)
+    ratios = [a / b for a, b in zip(*times)]
+    return float(np.median(times[0])), float(np.median(times[1])), (float(np.median(ratios)), min(ratios), max(ratios))
+
+
+def run_paired(args, table, names, systems):
+    """--paired: each bag case's peers, each timed in pairs with clgather through its Python package."""
+    try:
+        import clgather
+    except ImportError:
+        sys.exit("peers.py --paired: the clgather package is not installed in this Python (pip install .)")
+    flush = Flusher()
+    lines = ["| case | peer | clgather (ms) | peer (ms) | clgather / peer, pairs' median | range | notes |",
+             "|" + " --- |" * 7]
+    for n in names:
+        case = table[n]
+        if case.op != "bag":
+            print(f"peers.py --paired: {n} skipped (the EmbeddingBag cases only)", file=sys.stderr)
+            continue
+        inputs, makers, _ = case_inputs(case)
+        mine, mine_result = clgather_bag(inputs[0], args.device)
+        mine()
+        for s in systems:
+            if s not in makers:
+                continue
+            notes = []
+            try:
+                run, result = makers[s](*inputs)
+                run()
+                got, expected = np.asarray(result()), np.asarray(mine_result())
+                if got.shape != expected.shape or not np.array_equal(got.view(np.uint8), expected.view(np.uint8)):
+                    notes.append(f"clgather's output differs from {s}'s")
+                t_mine, t_peer, (median, low, high) = time_paired(mine, run, args.repeat, flush)
+            except Exception as e:  # noqa: BLE001
+                lines.append(f"| {n} | {s} | - | - | - | - | {e.__class__.__name__}: {str(e).splitlines()[0][:80]} |")
+                continue
+            print(f"{n:22s} {s:8s} clgather {t_mine * 1e3:8.3f} ms, {s} {t_peer * 1e3:8.3f} ms, pairs' median "
+                  f"{median:.3f}", file=sys.stderr)
+            lines.append(f"| {n} | {s} | {t_mine * 1e3:.3f} | {t_peer * 1e3:.3f} | {median:.2f} | {low:.2f}-{high:.2f} "
+                         f"| {'; '.join(notes)} |")
+        del inputs
+    d = (clgather.Context(args.device) if args.device else clgather.Context()).device
+    header = [f"clgather {clgather.__version__} through its Python package, device: {d.name} ({d.platform})",
+              f"paired runs: {args.repeat} pairs a peer, each run after a host copy of {flush.a.nbytes >> 20} MiB, "
+              "the order alternating; wall time of each call",
+              f"pages: {args.pages} (GLIBC_TUNABLES {os.environ.get('GLIBC_TUNABLES')})",
+              "ratio = clgather time / peer time: below 1 means clgather is faster", ""]
+    text = "\n".join(header + lines)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+
+
 # ---- driver -------------------------------------------------------------------------------------------
 
 def run_clgather(bench, names, repeat, extra):
@@ -886,6 +987,8 @@ def main():
     ap.add_argument("--markdown", help="also write the table as Markdown to this file")
     ap.add_argument("--pages", choices=("huge", "small"), default="huge",
                     help="the page size every system gets (see above); default huge")
+    ap.add_argument("--paired", action="store_true",
+                    help="EmbeddingBag cases: clgather through its Python package, each run paired with a peer's")
     args = ap.parse_args()
 
     table = {c.name: c for c in (case_table.load(args.cases) if args.cases else case_table.load())}
@@ -901,6 +1004,11 @@ def main():
         if n not in table:
             ap.error(f"unknown case {n}")
     systems = args.system or SYSTEMS
+    if args.paired:
+        if args.clgather_json or args.peers_only or args.scale or args.cases:
+            ap.error("--paired runs clgather in this process: no --clgather-json, --peers-only, --scale or --cases")
+        run_paired(args, table, names, systems)
+        return
 
     # clgather's caches evicted as the peers' are: a copy on the host thread, not the device copy
     # clgather-bench uses by default (which left the 8-bit bag cases at half their time: bench/RESULTS.md)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make the virtual environment bench/peers.py runs in: numpy, onnx, onnxruntime, openvino, gguf, ggml-python
-# and a CPU torch, all from PyPI. Idempotent: re-running only installs what is missing.
+# and a CPU torch, all from PyPI, and clgather's Python package from this checkout. Idempotent: re-running only installs what is missing.
 #
 #   bench/setup_peers.sh            # creates <repo>/.venv (gitignored)
 #   VENV=/some/where bench/setup_peers.sh
@@ -26,6 +26,8 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install --quiet --upgrade pip
 
 "${pip[@]}" install --quiet numpy onnx onnxruntime openvino gguf
+# clgather's own Python package, from this checkout (bench/peers.py --paired calls it in process)
+"${pip[@]}" install --quiet --force-reinstall --no-deps "$repo"
 # ggml's own CPU get_rows: ggml-python compiles ggml from source (a few minutes; cmake and a C compiler)
 "${pip[@]}" install --quiet ggml-python ||
   echo "setup_peers.sh: ggml-python did not build; peers.py leaves its ggml column empty" >&2
