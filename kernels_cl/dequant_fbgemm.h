@@ -68,6 +68,13 @@ HOT_INLINE float8 fbgemm_q8(int format, __global const uchar *row, offset_t k)
  * (contraction is off, dequant.h: two roundings). */
 HOT_INLINE float8 fbgemm_scaled8(float8 q, float scale, float bias) { return q * scale + bias; }
 
+/* Values k .. k + 15 of an 8-bit row, as fbgemm_scaled8 computes eight: lane for lane the same
+ * operations, so the same bits. */
+HOT_INLINE float16 fbgemm_8bit_values16(__global const uchar *row, offset_t k, float scale, float bias)
+{
+    return convert_float16(vload16(0, row + k)) * scale + bias;
+}
+
 /* f32 bits of one value, any fields, both formats: the host reference's product_bits then sum_bits. */
 inline uint fbgemm_value_exact(int q, uint scale, uint bias) { return sum_exact(product_bits(q, scale), bias); }
 

@@ -17,7 +17,7 @@
  *
  * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
  * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
- * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE, QBAG_PREFETCH_AHEAD and
+ * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE, QBAG_LANES, QBAG_PREFETCH_AHEAD and
  * QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its encodings are kernel
  * arguments (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml
  * blocks, ONNX Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows. */
@@ -42,6 +42,14 @@
 #error "QBAG_PIECE is a build option from the host's tuning table"
 #endif
 #define QBAG_GROUPS (QBAG_PIECE / 8)
+
+/* The tuning's bag_quantized_lanes: 16 sums FBGEMM 8-bit rows in 16-lane vectors where a piece holds
+ * whole 16-value groups (half the vector operations where the hardware has 16 lanes), 8 in the groups of
+ * eight every format takes. */
+#ifndef QBAG_LANES
+#error "QBAG_LANES is a build option from the host's tuning table"
+#endif
+#define QBAG_WIDE (GGML_FBGEMM && QBAG_LANES == 16 && QBAG_GROUPS % 2 == 0)
 
 inline void store_output(__global uchar *out, int out_kind, ulong k, uint bits)
 {
@@ -176,11 +184,11 @@ HOT_INLINE ulong combine_rows(const dequant_params *q, const bag_inputs *in, __g
  * first row whose fields need the unit code (the caller starts over with combine_rows), else 1 with
  * the entries counted in *n. */
 HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int format, const int index_size,
-                                         const int whole, const bag_inputs *in, __global const uchar *data,
+                                         const int known_groups, const bag_inputs *in, __global const uchar *data,
                                          __global const uchar *scales, __global const uchar *zp, const piece *pc,
                                          ulong start, ulong end, int first, float8 *acc, ulong *n)
 {
-    const offset_t groups = whole ? QBAG_GROUPS : pc->count / 8;
+    const offset_t groups = known_groups ? known_groups : pc->count / 8;
     const offset_t k0 = pc->k0;
     const ulong unit_bytes = format != 0 ? GGML_FORMAT_UNIT_BYTES(q, format) : 0;
     const ulong row_bytes = (ulong)q->U * unit_bytes; /* a block format's table row: U blocks */
@@ -188,6 +196,12 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
     float8 a[QBAG_GROUPS];
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g) a[g] = (float8)(0.0f);
+#if QBAG_WIDE
+    const int wide = format == GGML_FBGEMM_8BIT && groups % 2 == 0;
+    float16 w[QBAG_GROUPS / 2]; /* group pairs 2h, 2h + 1 */
+#pragma unroll
+    for (int h = 0; h < QBAG_GROUPS / 2; ++h) w[h] = (float16)(0.0f);
+#endif
     ulong counted = 0;
     for (ulong i = start; i < end; ++i) {
         if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, index_size, format, row_bytes);
@@ -201,10 +215,27 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
             const slab sl = slab_at(q, 0, (offset_t)row);
             if (!unit_registers_of(q, format, &sl, data, scales, zp, pc->u, pc->p, pc->b, &r)) return 0;
         }
+#if QBAG_WIDE
+        if (wide) {
+#pragma unroll
+            for (int h = 0; h < QBAG_GROUPS / 2; ++h)
+                if (2 * h < groups) w[h] += fbgemm_8bit_values16(r.at, k0 + 16 * h, r.scale, r.offset);
+            continue;
+        }
+#endif
 #pragma unroll
         for (int g = 0; g < QBAG_GROUPS; ++g)
             if (g < groups) a[g] += unit_values8(q, format, &r, k0 + 8 * g);
     }
+#if QBAG_WIDE
+    if (wide) {
+#pragma unroll
+        for (int h = 0; h < QBAG_GROUPS / 2; ++h) {
+            a[2 * h] = w[h].lo;
+            a[2 * h + 1] = w[h].hi;
+        }
+    }
+#endif
 #pragma unroll
     for (int g = 0; g < QBAG_GROUPS; ++g)
         if (g < groups) acc[g] = a[g];
@@ -213,18 +244,23 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
 }
 
 /* combine_rows_in_registers for each of the program's two register formats: with i64 indices and a
- * whole piece (constants: no switch on the index width, no test for the groups), or any. */
-#define REGISTER_LOOP(name, format, index_size, whole)                                                              \
+ * whole piece (constants: no switch on the index width, no test for the groups), or any; and for the
+ * first format a piece of half that (a table-batched call's narrower tables, as a row of 64 values
+ * under pieces of 128), which the loop for any count would take with a test for each group. */
+#define REGISTER_LOOP(name, format, index_size, known_groups)                                                       \
     OWN_FUNCTION int name(const dequant_params *q, const bag_inputs *in, __global const uchar *data,                \
                           __global const uchar *scales, __global const uchar *zp, const piece *pc, ulong start,     \
                           ulong end, int first, float8 *acc, ulong *n)                                              \
     {                                                                                                               \
-        return combine_rows_in_registers(q, format, index_size, whole, in, data, scales, zp, pc, start, end, first, \
-                                         acc, n);                                                                   \
+        return combine_rows_in_registers(q, format, index_size, known_groups, in, data, scales, zp, pc, start, end, \
+                                         first, acc, n);                                                            \
     }
-REGISTER_LOOP(first_format_whole_i64, REGISTER_FORMAT_FIRST, 8, 1)
+REGISTER_LOOP(first_format_whole_i64, REGISTER_FORMAT_FIRST, 8, QBAG_GROUPS)
+#if QBAG_GROUPS % 2 == 0
+REGISTER_LOOP(first_format_half_i64, REGISTER_FORMAT_FIRST, 8, QBAG_GROUPS / 2)
+#endif
 REGISTER_LOOP(first_format_any, REGISTER_FORMAT_FIRST, 0, 0)
-REGISTER_LOOP(second_format_whole_i64, REGISTER_FORMAT_SECOND, 8, 1)
+REGISTER_LOOP(second_format_whole_i64, REGISTER_FORMAT_SECOND, 8, QBAG_GROUPS)
 REGISTER_LOOP(second_format_any, REGISTER_FORMAT_SECOND, 0, 0)
 
 /* acc's groups of the piece set to the mode's starting value (those past the piece neither set nor
@@ -255,6 +291,10 @@ inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global
         const int whole_i64 = in->index_size == 8 && pc->count == QBAG_PIECE;
         if (q->ggml == REGISTER_FORMAT_FIRST && whole_i64)
             done = first_format_whole_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
+#if QBAG_GROUPS % 2 == 0
+        else if (q->ggml == REGISTER_FORMAT_FIRST && in->index_size == 8 && 2 * pc->count == QBAG_PIECE)
+            done = first_format_half_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
+#endif
         else if (q->ggml == REGISTER_FORMAT_FIRST)
             done = first_format_any(q, in, data, scales, zp, pc, start, end, first, acc, &n);
         else if (q->ggml == REGISTER_FORMAT_SECOND && whole_i64)

@@ -67,7 +67,11 @@ static const tunable_plan plans[] = {
     {"bag_prefetch_ahead", 0, BAG, {"0", "1", "2"}, {"0", "1", "2", "4", "8", "16"}},
     {"bag_prefetch_rows", 0, BAG | QBAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
     {"bag_sum_columns", 0, BAG, {"32", "64", "128"}, {"32", "64", "96", "128"}},
-    {"bag_quantized_piece_values", 0, QBAG, {"32", "64", "128"}, {"16", "32", "64", "128", "256"}},
+    {"bag_quantized_lanes",
+     0,
+     QBAG,
+     {"8,64", "16,64", "16,128"},
+     {"8,32", "8,64", "8,128", "16,64", "16,128", "16,256"}},
     {"bag_quantized_prefetch_current",
      0,
      QBAG,
@@ -95,6 +99,8 @@ static const tunable_plan plans[] = {
 static const char *const joint_tunables[][2] = {
     /* prefetching the current bag's rows pays most with the distance at 0 */
     {"bag_quantized_prefetch_current", "bag_quantized_prefetch_ahead"},
+    /* 16 lanes take pieces of whole 16-value groups, and a row in fewer pieces reads its index fewer times */
+    {"bag_quantized_lanes", "bag_quantized_piece_values"},
 };
 
 /* The tunable walked together with the plan's, or NULL. */

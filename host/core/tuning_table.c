@@ -62,6 +62,7 @@ static const clg_tuning defaults = {
     .bag_prefetch_rows = 16,
     .bag_sum_columns = 128, /* sixteen AVX2 vectors: a row of 128 values read in one pass */
     .bag_quantized_piece_values = 64,
+    .bag_quantized_lanes = 8, /* an AVX2 vector */
     .bag_quantized_prefetch_ahead = 2,
     .bag_quantized_prefetch_current = 0,
     .host_memory_in_place = 0, /* a copy in the device's own memory */
@@ -110,10 +111,14 @@ static const tuning_row rows[] = {
      * prefetcht0. Not the other kernels: the dequantizing gathers, GatherElements and GatherND's points
      * lost 3-35%. With prefetches into L2, a float bag's rows asked for whole 8 bags ahead took 0.74 of
      * the time of none (the rows 16 indices on alone) on the float bag cases (bench/RESULTS.md,
-     * 2026-11-29). Intel's cores are unmeasured. */
+     * 2026-11-29). FBGEMM's 8-bit rows summed in 16-lane vectors, pieces of 128 values: 0.81-0.94 of the
+     * 8-lane 64-value pieces' time on embedding-bag-8bit, 0.95-1.00 on embedding-bag-tbe-8bit (rows of 64,
+     * the half-piece loop). Intel's cores are unmeasured. */
     {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 1,
      POCL_CPU "bag_prefetch_locality = 2\n"
-              "bag_prefetch_ahead = 8\n"},
+              "bag_prefetch_ahead = 8\n"
+              "bag_quantized_lanes = 16\n"
+              "bag_quantized_piece_values = 128\n"},
     {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, NULL, 1, POCL_CPU},
     /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
     {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, NULL, 1,
