@@ -370,11 +370,13 @@ static clg_status read_output(cl_command_queue queue, cl_mem output, uint64_t by
 /* An in-place output made the caller's memory's again: OpenCL promises a CL_MEM_USE_HOST_PTR buffer's
  * contents in that memory only while it is mapped, so the call maps it once `done` completes (no copy
  * where the driver wrote in place) and waits for the unmap (on the queue: an event of its own would be
- * one the fault-injection build cannot count), after which the driver no longer touches the memory. */
+ * one the fault-injection build cannot count), after which the driver no longer touches the memory. The
+ * map does not block: the in-order queue runs the unmap after it, and the pointer it returns is only
+ * handed back to the unmap, so that the call waits once, not twice. */
 static clg_status settle_in_place(cl_command_queue queue, cl_mem output, uint64_t bytes, cl_event done)
 {
     cl_int err = CL_SUCCESS;
-    void *mapped = clEnqueueMapBuffer(queue, output, CL_TRUE, CL_MAP_READ, 0, (size_t)bytes, 1, &done, NULL, &err);
+    void *mapped = clEnqueueMapBuffer(queue, output, CL_FALSE, CL_MAP_READ, 0, (size_t)bytes, 1, &done, NULL, &err);
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueMapBuffer (output in place)");
     err = clEnqueueUnmapMemObject(queue, output, mapped, 0, NULL, NULL);
     if (err != CL_SUCCESS) return clg_fail_cl(err, "clEnqueueUnmapMemObject (output in place)");
