@@ -34,7 +34,9 @@ come from malloc. --pages gives every system the same pages (the script starts i
 environment that does it): huge (the default: GLIBC_TUNABLES glibc.malloc.hugetlb=1 for malloc, so PoCL's
 buffers too, THP_MEM_ALLOC_ENABLE=1 for torch's allocator, numpy's own madvise on) or small (4 KiB pages
 for all: hugetlb=0, numpy's madvise off). The table's first line says which, and how much of the peers'
-memory the kernel gave in huge pages; clgather-bench's --json says the same of its process.
+memory the kernel gave in huge pages; clgather-bench's --json says the same of its process. The case data
+start on a page (numpy's own large arrays start 16 bytes past one), as a driver's buffers and PyTorch's
+tensors are aligned.
 
 A shared machine's speed can drift within minutes, so clgather is timed next to its peers: each case
 runs through clgather-bench just before its peers and again just after, and clgather's figure is the
@@ -92,9 +94,31 @@ def sm_values(seed, count, start=0):
     return out
 
 
+def aligned_empty(shape, dtype):
+    """An empty array that starts on a page. numpy puts a large array 16 bytes past one, where a 512-byte
+    f32 row spans nine lines instead of eight; PyTorch's own tensors start on 64 bytes at least. The case
+    data every system reads are made this way (bench/RESULTS.md, 2026-11-29 13:55-15:30: a misaligned f32
+    table cost clgather's bag call a quarter more time, PyTorch's an eighth)."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    raw = np.empty(nbytes + 4096, dtype=np.uint8)
+    start = -raw.ctypes.data % 4096
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def page_aligned(array):
+    """A copy of array that starts on a page (aligned_empty)."""
+    out = aligned_empty(array.shape, array.dtype)
+    out[...] = array
+    return out
+
+
 def fill_bytes(nbytes, seed):
+    """nbytes of stream seed's words, little-endian, in an array that starts on a page."""
     words = (nbytes + 7) // 8
-    return sm_values(seed, words).astype("<u8").view(np.uint8)[:nbytes]
+    out = aligned_empty((words * 8,), np.uint8)
+    out.view("<u8")[:] = sm_values(seed, words)
+    return out[:nbytes]
 
 
 def fnv1a(b):
@@ -675,14 +699,14 @@ def make_bag_inputs(case):
         v = sm_values(case.seed + 2, T * N).reshape(T, N)
         scale = np.ldexp(np.float32(1), -(7 + (v & np.uint64(3)).astype(np.int32))).astype(np.float32)
         bias = ((v >> np.uint64(8)).astype(np.uint8).view(np.int8).astype(np.float32) / np.float32(64))
-        rows = np.empty((T, N, D + 8), dtype=np.uint8)
+        rows = aligned_empty((T, N, D + 8), np.uint8)
         rows[:, :, :D] = q
         rows[:, :, D:D + 4] = scale.view(np.uint8).reshape(T, N, 4)
         rows[:, :, D + 4:] = bias.view(np.uint8).reshape(T, N, 4)
         inp.update(kind="8bit", rows=rows, q=q, scale=scale, bias=bias)
         return inp
     bits = sm_values(case.seed + 1, T * N * D).astype(np.uint16).view(np.int16)
-    inp.update(kind="f32", tables=(bits.astype(np.float32) / np.float32(256)).reshape(T, N, D))
+    inp.update(kind="f32", tables=page_aligned((bits.astype(np.float32) / np.float32(256)).reshape(T, N, D)))
     return inp
 
 
