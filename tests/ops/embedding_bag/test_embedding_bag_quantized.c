@@ -3,7 +3,8 @@
  * every layout of the dequantizing gather x every preset, form and mode (weights, default_index,
  * padding_idx, include_last_offset, f32 / f16 / bf16 output), each through the reference, the
  * synchronous and the enqueue call on both mappings (tensors inside guarded cl_mem) and a deferring
- * context, bit for bit against the CPU reference. CLGATHER_TEST_SCALE scales the random cases,
+ * context, bit for bit against the CPU reference; the register loops under pieces of 24 values and
+ * under 16 lanes and pieces of 64. CLGATHER_TEST_SCALE scales the random cases,
  * CLGATHER_TEST_SEED replays a seed. Three programs: one for the 32-value ggml blocks, ONNX Runtime's and
  * OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows (each built on the suite's
  * context and on the deferring one). */
@@ -780,10 +781,52 @@ START_TEST(register_loops_whole_pieces)
 }
 END_TEST
 
+/* The register loops under 16 lanes and pieces of 64 values: rows of 112 values cut into a whole piece
+ * (64), a half piece (32: its own loop) and a last one of 16 (the loop for any count), FBGEMM's 8-bit rows
+ * summed 16 values a vector in all three; q8_0's 32-value units take the half-piece loop in groups of
+ * eight, FBGEMM's 4-bit rows the loops of their own. Rows whose fields the registers cannot take start
+ * the bag over on the unit code, as above. */
+START_TEST(register_loops_sixteen_lanes)
+{
+    support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
+                       "adjacent_local_size = 16\nbag_quantized_piece_values = 64\nbag_quantized_lanes = 16\n");
+    support_rng rng = {seed_value() ^ 0x16E5ull};
+    static const clg_quant_layout formats[] = {CLG_QUANT_FBGEMM_8BIT_ROWWISE, CLG_QUANT_GGML_Q8_0,
+                                               CLG_QUANT_FBGEMM_4BIT_ROWWISE};
+    const int64_t N = 40, B = 60, L = 3 * B, D = 112;
+    for (size_t l = 0; l < sizeof formats / sizeof formats[0]; ++l) {
+        qbag_case c;
+        memset(&c, 0, sizeof c);
+        c.desc.layout = formats[l];
+        if (formats[l] == CLG_QUANT_FBGEMM_8BIT_ROWWISE)
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D + 8);
+        else if (formats[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE)
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D / 2 + 4);
+        else /* 128 values in four 32-value blocks */
+            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 4 * (int64_t)quant_ggml_block_bytes(formats[l]));
+        c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
+                                              .bag_form = CLG_BAG_OFFSETS,
+                                              .mode = l == 1 ? CLG_BAG_MEAN : CLG_BAG_SUM,
+                                              .indices = bag_tensor(CLG_I64, 1, L, 0),
+                                              .offsets = bag_tensor(CLG_I64, 1, B, 0)};
+        qbag_alloc(&c);
+        fill_table(&rng, &c);
+        for (int64_t i = 0; i < L; ++i) ((int64_t *)c.indices)[i] = (int64_t)support_below(&rng, (uint64_t)N);
+        for (int64_t b = 0; b < B; ++b) ((int64_t *)c.bags)[b] = 3 * b;
+        char name[96];
+        snprintf(name, sizeof name, "16 lanes, %s", clg_quant_layout_name(formats[l]));
+        free(check_all_paths(&c, CLG_SUCCESS, name));
+        qbag_free(&c);
+    }
+    support_use_tuning(NULL);
+}
+END_TEST
+
 int main(void)
 {
     return support_run_tests("embedding_bag_quantized", 900,
                              SUPPORT_TESTS(q8_0_offsets_sum, ort_u4_packed_mean_f16, ov_offsets_weights_default_index,
                                            q4_K_max_padding_idx, refused_descriptors, hostile_values, random_cases,
-                                           wide_rows_many_bags, register_loops_whole_pieces));
+                                           wide_rows_many_bags, register_loops_whole_pieces,
+                                           register_loops_sixteen_lanes));
 }
