@@ -740,11 +740,42 @@ START_TEST(wide_rows_many_bags)
 }
 END_TEST
 
+/* One register-loop case: N = 40 rows of `layout` holding `values` values (ggml: whole blocks), 60 bags
+ * of 3 random i64 indices, sum or mean, through every path against the reference. */
+static void register_loop_case(support_rng *rng, clg_quant_layout layout, int64_t values, clg_bag_mode mode,
+                               const char *what)
+{
+    const int64_t N = 40, B = 60, L = 3 * B;
+    qbag_case c;
+    memset(&c, 0, sizeof c);
+    c.desc.layout = layout;
+    if (layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE)
+        set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, values + 8);
+    else if (layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE)
+        set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, values / 2 + 4);
+    else /* ggml: super-blocks of 256 values from q2_K on, blocks of 32 before */
+        set_quant(&c.desc.data, CLG_QUANT_U8, 2, N,
+                  values / (layout >= CLG_QUANT_GGML_Q2_K ? 256 : 32) * (int64_t)quant_ggml_block_bytes(layout));
+    c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
+                                          .bag_form = CLG_BAG_OFFSETS,
+                                          .mode = mode,
+                                          .indices = bag_tensor(CLG_I64, 1, L, 0),
+                                          .offsets = bag_tensor(CLG_I64, 1, B, 0)};
+    qbag_alloc(&c);
+    fill_table(rng, &c);
+    for (int64_t i = 0; i < L; ++i) ((int64_t *)c.indices)[i] = (int64_t)support_below(rng, (uint64_t)N);
+    for (int64_t b = 0; b < B; ++b) ((int64_t *)c.bags)[b] = 3 * b;
+    char name[96];
+    snprintf(name, sizeof name, "%s, %s", what, clg_quant_layout_name(layout));
+    free(check_all_paths(&c, CLG_SUCCESS, name));
+    qbag_free(&c);
+}
+
 /* The register loops of each family's two register formats (q8_0 and q4_0, q4_K and q6_K, FBGEMM's two):
  * a plain sum or mean over i64 indices, where the loop for whole pieces (of the 24 values WIDE_TUNING
  * sets) runs, a unit's last shorter piece takes the loop for any, and a bag holding a row whose fields
  * the registers cannot take (about one in four: zero, subnormal, infinite or NaN scales) starts over on
- * the unit code. */
+ * the unit code. Rows of 96 values (FBGEMM), 128 in 32-value blocks, or one super-block of 256. */
 START_TEST(register_loops_whole_pieces)
 {
     support_use_tuning(WIDE_TUNING);
@@ -752,72 +783,26 @@ START_TEST(register_loops_whole_pieces)
     static const clg_quant_layout formats[] = {CLG_QUANT_GGML_Q8_0,           CLG_QUANT_GGML_Q4_0,
                                                CLG_QUANT_GGML_Q4_K,           CLG_QUANT_GGML_Q6_K,
                                                CLG_QUANT_FBGEMM_8BIT_ROWWISE, CLG_QUANT_FBGEMM_4BIT_ROWWISE};
-    const int64_t N = 40, B = 60, L = 3 * B;
-    for (size_t l = 0; l < sizeof formats / sizeof formats[0]; ++l) {
-        qbag_case c;
-        memset(&c, 0, sizeof c);
-        c.desc.layout = formats[l];
-        if (formats[l] == CLG_QUANT_FBGEMM_8BIT_ROWWISE)
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 96 + 8);
-        else if (formats[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE)
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 96 / 2 + 4);
-        else /* 128 values of 32-value blocks, or one super-block of 256 */
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, (l < 2 ? 4 : 1) * (int64_t)quant_ggml_block_bytes(formats[l]));
-        c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
-                                              .bag_form = CLG_BAG_OFFSETS,
-                                              .mode = l % 2 ? CLG_BAG_MEAN : CLG_BAG_SUM,
-                                              .indices = bag_tensor(CLG_I64, 1, L, 0),
-                                              .offsets = bag_tensor(CLG_I64, 1, B, 0)};
-        qbag_alloc(&c);
-        fill_table(&rng, &c);
-        for (int64_t i = 0; i < L; ++i) ((int64_t *)c.indices)[i] = (int64_t)support_below(&rng, (uint64_t)N);
-        for (int64_t b = 0; b < B; ++b) ((int64_t *)c.bags)[b] = 3 * b;
-        char name[96];
-        snprintf(name, sizeof name, "register loops of %s", clg_quant_layout_name(formats[l]));
-        free(check_all_paths(&c, CLG_SUCCESS, name));
-        qbag_free(&c);
-    }
+    static const int64_t values[] = {128, 128, 256, 256, 96, 96};
+    for (size_t l = 0; l < sizeof formats / sizeof formats[0]; ++l)
+        register_loop_case(&rng, formats[l], values[l], l % 2 ? CLG_BAG_MEAN : CLG_BAG_SUM, "register loops");
     support_use_tuning(NULL);
 }
 END_TEST
 
 /* The register loops under 16 lanes and pieces of 64 values: rows of 112 values cut into a whole piece
  * (64), a half piece (32: its own loop) and a last one of 16 (the loop for any count), FBGEMM's 8-bit rows
- * summed 16 values a vector in all three; q8_0's 32-value units take the half-piece loop in groups of
- * eight, FBGEMM's 4-bit rows the loops of their own. Rows whose fields the registers cannot take start
- * the bag over on the unit code, as above. */
+ * summed 16 values a vector in all three; q8_0's 32-value units (128 values a row) take the half-piece
+ * loop in groups of eight, FBGEMM's 4-bit rows the loops of their own. Rows whose fields the registers
+ * cannot take start the bag over on the unit code, as above. */
 START_TEST(register_loops_sixteen_lanes)
 {
     support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
                        "adjacent_local_size = 16\nbag_quantized_piece_values = 64\nbag_quantized_lanes = 16\n");
     support_rng rng = {seed_value() ^ 0x16E5ull};
-    static const clg_quant_layout formats[] = {CLG_QUANT_FBGEMM_8BIT_ROWWISE, CLG_QUANT_GGML_Q8_0,
-                                               CLG_QUANT_FBGEMM_4BIT_ROWWISE};
-    const int64_t N = 40, B = 60, L = 3 * B, D = 112;
-    for (size_t l = 0; l < sizeof formats / sizeof formats[0]; ++l) {
-        qbag_case c;
-        memset(&c, 0, sizeof c);
-        c.desc.layout = formats[l];
-        if (formats[l] == CLG_QUANT_FBGEMM_8BIT_ROWWISE)
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D + 8);
-        else if (formats[l] == CLG_QUANT_FBGEMM_4BIT_ROWWISE)
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, D / 2 + 4);
-        else /* 128 values in four 32-value blocks */
-            set_quant(&c.desc.data, CLG_QUANT_U8, 2, N, 4 * (int64_t)quant_ggml_block_bytes(formats[l]));
-        c.desc.bag = (clg_embedding_bag_desc){.preset = CLG_TORCH_EMBEDDING_BAG,
-                                              .bag_form = CLG_BAG_OFFSETS,
-                                              .mode = l == 1 ? CLG_BAG_MEAN : CLG_BAG_SUM,
-                                              .indices = bag_tensor(CLG_I64, 1, L, 0),
-                                              .offsets = bag_tensor(CLG_I64, 1, B, 0)};
-        qbag_alloc(&c);
-        fill_table(&rng, &c);
-        for (int64_t i = 0; i < L; ++i) ((int64_t *)c.indices)[i] = (int64_t)support_below(&rng, (uint64_t)N);
-        for (int64_t b = 0; b < B; ++b) ((int64_t *)c.bags)[b] = 3 * b;
-        char name[96];
-        snprintf(name, sizeof name, "16 lanes, %s", clg_quant_layout_name(formats[l]));
-        free(check_all_paths(&c, CLG_SUCCESS, name));
-        qbag_free(&c);
-    }
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_8BIT_ROWWISE, 112, CLG_BAG_SUM, "16 lanes");
+    register_loop_case(&rng, CLG_QUANT_GGML_Q8_0, 128, CLG_BAG_MEAN, "16 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_SUM, "16 lanes");
     support_use_tuning(NULL);
 }
 END_TEST
