@@ -532,14 +532,21 @@ END_TEST
  * kernels outside the count; its inputs are bad, and the output must stay untouched either way. */
 typedef clg_status (*enqueue_fn)(clg_context *ctx, int good, cl_mem output, cl_event *done);
 
+/* An input of a call, copied into a buffer of its own (this file's OpenCL calls are no fault points). */
+static cl_mem input_buffer(clg_context *ctx, const void *host, size_t bytes)
+{
+    cl_int err;
+    cl_mem m =
+        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *)host, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return m;
+}
+
 /* Enqueue a call with the given indices on buffers made here; the fault counters start from zero. */
 static clg_status enqueue_indexed(clg_context *ctx, const support_op *op, const void *desc, const void *idx,
                                   size_t idx_bytes, cl_mem output, cl_event *done)
 {
-    cl_int err;
-    cl_context cl = clg_context_cl_context(ctx);
-    cl_mem bd = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, (void *)data, &err);
-    cl_mem bi = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, idx_bytes, (void *)idx, &err);
+    cl_mem bd = input_buffer(ctx, data, sizeof data), bi = input_buffer(ctx, idx, idx_bytes);
     clg_fault_arm(0, 0); /* resets the count */
     clg_status st = op->enqueue(ctx, desc, clg_context_cl_queue(ctx), bd, 0, bi, 0, output, 0, 0, NULL, done);
     clReleaseMemObject(bd); /* OpenCL keeps them until the commands using them complete */
@@ -578,13 +585,8 @@ static clg_status enqueue_tree_call(clg_context *ctx, int good, cl_mem output, c
     support_shape(&d.end_token, CLG_I32, 0, NULL);
     /* beam width 2: a parent id of 2 is invalid */
     const int32_t step[6] = {1, 2, 3, 4, 5, 6}, parents[6] = {0, 0, 1, 0, 1, good ? 1 : 2}, len[1] = {3}, end = 9;
-    cl_int err;
-    cl_context cl = clg_context_cl_context(ctx);
-    const cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
-    cl_mem bs = clCreateBuffer(cl, in, sizeof step, (void *)step, &err);
-    cl_mem bp = clCreateBuffer(cl, in, sizeof parents, (void *)parents, &err);
-    cl_mem bl = clCreateBuffer(cl, in, sizeof len, (void *)len, &err);
-    cl_mem be = clCreateBuffer(cl, in, sizeof end, (void *)&end, &err);
+    cl_mem bs = input_buffer(ctx, step, sizeof step), bp = input_buffer(ctx, parents, sizeof parents);
+    cl_mem bl = input_buffer(ctx, len, sizeof len), be = input_buffer(ctx, &end, sizeof end);
     clg_fault_arm(0, 0);
     clg_status st = clg_gather_tree_enqueue(ctx, &d, clg_context_cl_queue(ctx), bs, 0, bp, 0, bl, 0, be, 0, output, 0,
                                             0, NULL, done);
@@ -610,15 +612,6 @@ static clg_embedding_bag_desc bag_part(void)
     support_shape(&d.indices, CLG_I64, 1, &bag_index_count);
     support_shape(&d.offsets, CLG_I64, 1, &bag_count);
     return d;
-}
-
-static cl_mem input_buffer(clg_context *ctx, const void *host, size_t bytes)
-{
-    cl_int err;
-    cl_mem m =
-        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *)host, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return m;
 }
 
 static clg_status enqueue_bag_call(clg_context *ctx, int good, cl_mem output, cl_event *done)
