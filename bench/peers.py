@@ -121,6 +121,11 @@ def fill_bytes(nbytes, seed):
     return out[:nbytes]
 
 
+def same_bits(a, b):
+    """Whether two outputs have the same shape and the same bytes."""
+    return a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
 def fnv1a(b):
     h = 0xCBF29CE484222325
     for x in memoryview(np.ascontiguousarray(b)).cast("B"):
@@ -845,12 +850,10 @@ def fbgemm_bag(inp):
     return run, (lambda: holder["o"].numpy())
 
 
-def clgather_bag(inp, device=None):
-    """clgather through its Python package on the default device (or `device`): one embedding_bag call, or
-    for several tables one embedding_bag_tables call over tables packed once, FBGEMM's offsets (T * B + 1,
-    include_last_offset)."""
+def clgather_bag(inp, ctx):
+    """clgather through its Python package on the context ctx: one embedding_bag call, or for several tables
+    one embedding_bag_tables call over tables packed once, FBGEMM's offsets (T * B + 1, include_last_offset)."""
     import clgather
-    ctx = clgather.Context(device) if device else clgather.Context()
     T, B, K = inp["T"], inp["B"], inp["K"]
     out = bag_output(inp)
     eight = inp["kind"] == "8bit"
@@ -894,6 +897,7 @@ def run_paired(args, table, names, systems):
         import clgather
     except ImportError:
         sys.exit("peers.py --paired: the clgather package is not installed in this Python (pip install .)")
+    ctx = clgather.Context(args.device) if args.device else clgather.Context()
     flush = Flusher()
     lines = ["| case | peer | clgather (ms) | peer (ms) | clgather / peer, pairs' median | range | notes |",
              "|" + " --- |" * 7]
@@ -903,7 +907,7 @@ def run_paired(args, table, names, systems):
             print(f"peers.py --paired: {n} skipped (the EmbeddingBag cases only)", file=sys.stderr)
             continue
         inputs, makers, _ = case_inputs(case)
-        mine, mine_result = clgather_bag(inputs[0], args.device)
+        mine, mine_result = clgather_bag(inputs[0], ctx)
         mine()
         for s in systems:
             if s not in makers:
@@ -912,8 +916,7 @@ def run_paired(args, table, names, systems):
             try:
                 run, result = makers[s](*inputs)
                 run()
-                got, expected = np.asarray(result()), np.asarray(mine_result())
-                if got.shape != expected.shape or not np.array_equal(got.view(np.uint8), expected.view(np.uint8)):
+                if not same_bits(np.asarray(result()), np.asarray(mine_result())):
                     notes.append(f"clgather's output differs from {s}'s")
                 t_mine, t_peer, (median, low, high) = time_paired(mine, run, args.repeat, flush)
             except Exception as e:  # noqa: BLE001
@@ -924,7 +927,7 @@ def run_paired(args, table, names, systems):
             lines.append(f"| {n} | {s} | {t_mine * 1e3:.3f} | {t_peer * 1e3:.3f} | {median:.2f} | {low:.2f}-{high:.2f} "
                          f"| {'; '.join(notes)} |")
         del inputs
-    d = (clgather.Context(args.device) if args.device else clgather.Context()).device
+    d = ctx.device
     header = [f"clgather {clgather.__version__} through its Python package, device: {d.name} ({d.platform})",
               f"paired runs: {args.repeat} pairs a peer, each run after a host copy of {flush.a.nbytes >> 20} MiB, "
               "the order alternating; wall time of each call",
@@ -1099,7 +1102,7 @@ def main():
                 got = np.asarray(result())
                 if expected is None:
                     expected, expected_from = got.copy(), s
-                elif got.shape != expected.shape or not np.array_equal(got.view(np.uint8), expected.view(np.uint8)):
+                elif not same_bits(got, expected):
                     notes.append(f"{s} output differs from {expected_from}'s")
                 times[s] = time_it(run, args.repeat, flush)
             except Exception as e:  # noqa: BLE001

@@ -518,6 +518,11 @@ def _quantized_width(array, layout, argument):
     return int(shape[1])
 
 
+def _table_kinds(layouts, count):
+    """Each table's quantized layout, or None for a float table (layouts None, or an entry None or "plain")."""
+    return tuple(None if layouts is None or layouts[t] in (None, "plain") else layouts[t] for t in range(count))
+
+
 def _packed_tables(tables, queue, layouts=None):
     """The tables as one buffer (host, or on queue's device), their clg_embedding_bag_table entries, and the
     plain tables' one dtype (None where they mix dtypes or a table is quantized): each table's rows at a
@@ -529,7 +534,7 @@ def _packed_tables(tables, queue, layouts=None):
     if layouts is not None and (isinstance(layouts, str) or len(layouts) != len(tables)):
         raise ArgumentError(f"layouts: one entry per table ({len(tables)}), None or \"plain\" for a float table",
                             _lib.ERR_SHAPE_MISMATCH)
-    kinds = [None if layouts is None or layouts[t] in (None, "plain") else layouts[t] for t in range(len(tables))]
+    kinds = _table_kinds(layouts, len(tables))
     prepared = []
     for t, value in enumerate(tables):
         argument = f"tables[{t}]"
@@ -607,8 +612,7 @@ class PackedTables:
         if queue is None and isinstance(tables, (list, tuple)):
             queue = device_queue(list(tables))
         self.buffer, self._entries, self.dtype = _packed_tables(tables, queue, layouts)
-        self.layouts = tuple(None if layouts is None or layouts[t] in (None, "plain") else layouts[t]
-                             for t in range(len(tables)))
+        self.layouts = _table_kinds(layouts, len(tables))
         self.shapes = tuple(tuple(int(n) for n in t.shape) for t in tables)
 
     def __len__(self):
