@@ -11,16 +11,17 @@
  * bytes into registers, eight at a time, by the unit code's own operations; otherwise the unit code,
  * which stores f32 bits through a __global pointer, dequantizes the piece into the work-item's own
  * QBAG_PIECE words of a stage buffer (which stay in its cache), read back at once. The runs mapping
- * prefetches rows BAG_PREFETCH_ROWS indices ahead in the flat index stream (and, where the tuning says
+ * prefetches rows QBAG_PREFETCH_ROWS indices ahead in the flat index stream (and, where the tuning says
  * so, the rows of the bag QBAG_PREFETCH_AHEAD on in the work-item's walk, and those of each bag as its
  * reduction starts).
  *
  * Build options: those of index_rules.h (IDX_T long, OFF64 1: the host's), the block family's of
  * dequant_piece.h (GGML_SUPER, GGML_FBGEMM: the host's clg_gather_quantized_family_option), and
- * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE, QBAG_LANES, QBAG_PREFETCH_AHEAD and
- * QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its encodings are kernel
- * arguments (dequant_kernel_interface.h), as is the output type: one program for the 32-value ggml
- * blocks, ONNX Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for FBGEMM's rows. */
+ * embedding_bag.cl's F64_DIVISION; the tuning's QBAG_PIECE, QBAG_LANES, QBAG_PREFETCH_ROWS,
+ * QBAG_PREFETCH_AHEAD and QBAG_PREFETCH_CURRENT (per device, as every build's). The layout and its
+ * encodings are kernel arguments (dequant_kernel_interface.h), as is the output type: one program for
+ * the 32-value ggml blocks, ONNX Runtime's and OpenVINO's layouts, one for ggml's super-blocks, one for
+ * FBGEMM's rows. */
 #define TABLE_KIND  0
 #define BAG_PROGRAM 1 /* hints.h: prefetches at the bag programs' locality */
 #ifndef SPEC
@@ -141,9 +142,10 @@ HOT_INLINE void prefetch_quantized_row(const dequant_params *q, const bag_inputs
 #endif
 }
 
-/* Prefetch the row of index i + BAG_PREFETCH_ROWS while index i is reduced, as embedding_bag.cl's
- * prefetch_index_ahead does for a float table: a work-item's bags are a run of the flat index stream, and
- * the next work-item's run follows on the same thread. Only below in->L, which a table-batched call's
+/* Prefetch the row of index i + QBAG_PREFETCH_ROWS while index i is reduced, as embedding_bag.cl's
+ * prefetch_index_ahead does for a float table (a distance of its own: a quantized row is fewer lines,
+ * reduced in fewer instructions): a work-item's bags are a run of the flat index stream, and the next
+ * work-item's run follows on the same thread. Only below in->L, which a table-batched call's
  * view sets to its table's end (never past an i it reduces, as its offsets are checked, but the test
  * holds whatever i is). */
 HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inputs *in, __global const uchar *data,
@@ -151,8 +153,8 @@ HOT_INLINE void prefetch_quantized_ahead(const dequant_params *q, const bag_inpu
                                          const int index_size, const int format, ulong block_row_bytes)
 {
 #if HINT_PREFETCH
-    if (BAG_PREFETCH_ROWS && i + BAG_PREFETCH_ROWS < in->L)
-        prefetch_quantized_row(q, in, data, scales, zp, i + BAG_PREFETCH_ROWS, index_size, format, block_row_bytes);
+    if (QBAG_PREFETCH_ROWS && i + QBAG_PREFETCH_ROWS < in->L)
+        prefetch_quantized_row(q, in, data, scales, zp, i + QBAG_PREFETCH_ROWS, index_size, format, block_row_bytes);
 #else
     (void)q, (void)in, (void)data, (void)scales, (void)zp, (void)i, (void)index_size, (void)format;
     (void)block_row_bytes;
@@ -377,7 +379,7 @@ inline void walk_of(ulong w, ulong workers, ulong count, ulong *first, ulong *en
 
 /* Runs mapping (CPUs): `workers` work-items, each walking a run of bags; for each bag every piece of the
  * row in turn. The runs follow each other in the flat index stream and a group's work-items run one
- * after another on its thread, so the first piece prefetches rows BAG_PREFETCH_ROWS indices ahead; and,
+ * after another on its thread, so the first piece prefetches rows QBAG_PREFETCH_ROWS indices ahead; and,
  * where the tuning says so, the rows of the bag QBAG_PREFETCH_AHEAD on in the walk all at once, and
  * (QBAG_PREFETCH_CURRENT) those of each bag as its reduction starts. */
 __kernel void bag_quantized_runs(QBAG_PARAMETERS)

@@ -185,7 +185,7 @@ HOT_INLINE void prefetch_qtable_bag(const qtable *v, ulong k)
  * every piece of the table's row in turn. The rows of the pair QBAG_PREFETCH_AHEAD on in the walk are
  * asked for first (and the walk's first pairs' before it starts), where the tuning says so the pair's
  * own rows all at once (QBAG_PREFETCH_CURRENT), and the first piece prefetches rows
- * BAG_PREFETCH_ROWS indices ahead as the single-table call does, up to the end of the table's indices
+ * QBAG_PREFETCH_ROWS indices ahead as the single-table call does, up to the end of the table's indices
  * (view_table): the stream's rows past it are another table's. */
 __kernel void bag_quantized_tables_runs(QTABLES_PARAMETERS)
 {

@@ -65,18 +65,19 @@ static const tunable_plan plans[] = {
     {"tree_local_size", 0, TREE, {"16", "64", "256"}, {"8", "16", "32", "64", "128", "256"}},
     {"bag_prefetch_locality", 0, BAG | QBAG, {"2", "3"}, {"0", "1", "2", "3"}},
     {"bag_prefetch_ahead", 0, BAG, {"0", "1", "2"}, {"0", "1", "2", "4", "8", "16"}},
-    {"bag_prefetch_rows", 0, BAG | QBAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
+    {"bag_prefetch_rows", 0, BAG, {"0", "16", "32"}, {"0", "4", "8", "16", "32", "64"}},
     {"bag_sum_columns", 0, BAG, {"32", "64", "128"}, {"32", "64", "96", "128"}},
     {"bag_quantized_lanes",
      0,
      QBAG,
      {"8,64", "16,64", "16,128"},
      {"8,32", "8,64", "8,128", "16,64", "16,128", "16,256"}},
-    {"bag_quantized_prefetch_current",
+    {"bag_quantized_prefetch_rows",
      0,
      QBAG,
-     {"1,0", "0,0", "1,2"},
-     {"0,0", "0,1", "0,4", "1,0", "1,1", "1,2", "1,4"}},
+     {"16,2", "32,0", "0,2"},
+     {"16,2", "16,0", "24,0", "32,0", "48,0", "32,1", "0,2"}},
+    {"bag_quantized_prefetch_current", 0, QBAG, {"0", "1"}, {"0", "1"}},
     {"adjacent_local_size",
      1,
      ROWS | ELEMENTS | QUANT | BAG | QBAG,
@@ -97,8 +98,8 @@ static const tunable_plan plans[] = {
 /* Tunables walked in pairs, where the best value of each depends on the other's: the plan of the first
  * lists candidate pairs "first,second". */
 static const char *const joint_tunables[][2] = {
-    /* prefetching the current bag's rows pays most with the distance at 0 */
-    {"bag_quantized_prefetch_current", "bag_quantized_prefetch_ahead"},
+    /* rows prefetched far ahead by index pay only without whole bags prefetched ahead as well */
+    {"bag_quantized_prefetch_rows", "bag_quantized_prefetch_ahead"},
     /* 16 lanes take pieces of whole 16-value groups, and a row in fewer pieces reads its index fewer times */
     {"bag_quantized_lanes", "bag_quantized_piece_values"},
 };

@@ -88,10 +88,11 @@ def main():
         qout, _ = expect_status(["tune", "--cases", qbag_cases, "--quick"], 0, "tune on a quantized bag",
                                 env={"CLGATHER_CACHE_DIR": qbag_cache, "CLGATHER_TUNING": ""})
         rows = {line.split()[0]: line for line in qout.splitlines() if line.startswith("bag_quantized_prefetch_")}
-        current, ahead = rows.get("bag_quantized_prefetch_current", ""), rows.get("bag_quantized_prefetch_ahead", "")
-        check(" 1,0: " in current and "pairs: this,bag_quantized_prefetch_ahead" in current,
+        by_index, ahead = rows.get("bag_quantized_prefetch_rows", ""), rows.get("bag_quantized_prefetch_ahead", "")
+        check(" 32,0: " in by_index and "pairs: this,bag_quantized_prefetch_ahead" in by_index,
               f"the prefetches' pairs are not in the trail: {qout}")
-        check("walked with bag_quantized_prefetch_current" in ahead, f"no row for the distance: {qout}")
+        check("walked with bag_quantized_prefetch_rows" in ahead, f"no row for the bags ahead: {qout}")
+        check(" 1: " in rows.get("bag_quantized_prefetch_current", ""), f"no row for the current bag's rows: {qout}")
         check(not any(line.startswith("bag_sum_columns ") for line in qout.splitlines()),
               f"a float bag tunable walked on a quantized bag alone: {qout}")
         stored_profile(qout, qbag_cache)
