@@ -8,6 +8,7 @@
 
 #include "core/operation.h"
 #include "ops/embedding_bag/embedding_bag_plan.h"
+#include <stdbool.h>
 
 /* What is wrong with a checked position; the kernels number them the same. */
 typedef enum clg_bag_failure {
@@ -24,6 +25,11 @@ typedef enum clg_bag_failure {
 /* The failure at position pos < p->bags_count of the bag structure (offsets or segment ids); the indices'
  * rule is clg_bag_first_index_outside's (embedding_bag_values.h). */
 clg_bag_failure clg_bag_judge(const clg_embedding_bag_plan *p, const void *const *inputs, uint64_t pos);
+
+/* Whether every position of the bag structure `bags` is valid, decided without the judge where the type
+ * is a common one, in one loop without a branch on each value (a host-memory call checks them on the
+ * caller's thread); false: ask clg_bag_judge, which finds the first failure, if any. */
+bool clg_bag_structure_surely_valid(const clg_embedding_bag_plan *p, const void *bags);
 
 /* Enqueue check kernel `name` (check_bags over chunks, or locate_bad_bag on one item) over p's positions:
  * the table-batched call's per-table words `meta` (NULL for one table) and its T, bags a table in p->B. */

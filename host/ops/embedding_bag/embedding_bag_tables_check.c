@@ -72,7 +72,8 @@ clg_status clg_embedding_bag_tables_host_check(const void *plan, const void *con
 {
     const clg_embedding_bag_tables_plan *p = plan;
     const clg_embedding_bag_plan *b = &p->bags;
-    for (uint64_t pos = 0; pos < b->bags_count; ++pos) {
+    const uint64_t judged = clg_bag_structure_surely_valid(b, inputs[2]) ? 0 : b->bags_count;
+    for (uint64_t pos = 0; pos < judged; ++pos) {
         const clg_bag_failure failure = clg_bag_judge(b, inputs, pos);
         if (failure == CLG_BAG_VALID) continue;
         const clg_integer value = clg_read_integer(inputs[2], b->bags_type, pos);

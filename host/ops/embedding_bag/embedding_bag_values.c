@@ -12,16 +12,29 @@ int64_t clg_bag_read_int(const void *base, clg_dtype type, uint64_t pos)
 }
 
 /* Element type T read at each position (memcpy: the caller's memory need not be aligned to it), widened to
- * W and compared as unsigned: a negative value is out of range as a huge one is (N <= INT64_MAX). */
-#define SCAN_OUTSIDE(T, W)                           \
-    do {                                             \
-        const unsigned char *at = indices;           \
-        for (uint64_t i = from; i < to; ++i) {       \
-            T v;                                     \
-            memcpy(&v, at + i * sizeof v, sizeof v); \
-            if ((uint64_t)(W)v >= N) return i;       \
-        }                                            \
-        return to;                                   \
+ * W and compared as unsigned: a negative value is out of range as a huge one is (N <= INT64_MAX). Blocks
+ * of SCAN_BLOCK are screened first without a branch on each value (a loop the compiler vectorizes), then
+ * the block that holds an index outside, if any, is walked to it. */
+#define SCAN_BLOCK 64
+#define SCAN_OUTSIDE(T, W)                                               \
+    do {                                                                 \
+        const unsigned char *at = indices;                               \
+        uint64_t i = from;                                               \
+        for (; i < to && to - i >= SCAN_BLOCK; i += SCAN_BLOCK) {        \
+            unsigned outside = 0;                                        \
+            for (int k = 0; k < SCAN_BLOCK; ++k) {                       \
+                T v;                                                     \
+                memcpy(&v, at + (i + (uint64_t)k) * sizeof v, sizeof v); \
+                outside |= (uint64_t)(W)v >= N;                          \
+            }                                                            \
+            if (outside) break;                                          \
+        }                                                                \
+        for (; i < to; ++i) {                                            \
+            T v;                                                         \
+            memcpy(&v, at + i * sizeof v, sizeof v);                     \
+            if ((uint64_t)(W)v >= N) return i;                           \
+        }                                                                \
+        return to;                                                       \
     } while (0)
 
 uint64_t clg_bag_first_index_outside(const void *indices, clg_dtype type, uint64_t from, uint64_t to, uint64_t N)

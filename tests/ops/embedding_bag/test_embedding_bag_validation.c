@@ -292,6 +292,58 @@ START_TEST(first_of_many_bad_values)
 }
 END_TEST
 
+/* Long bag structures of the common types, which the host screens in one pass before any judge: the
+ * first bad value far into them is named, and a decrease between two valid values is found. */
+START_TEST(first_bad_of_long_bag_structures)
+{
+    enum { B = 5000, L = 20000 };
+    int64_t *indices = calloc(L, sizeof *indices), *offsets64 = malloc(B * sizeof *offsets64);
+    int32_t *offsets32 = malloc(B * sizeof *offsets32);
+    ck_assert(indices && offsets64 && offsets32);
+    clg_embedding_bag_desc d = torch_desc();
+    d.indices.shape[0] = L;
+    d.offsets.shape[0] = B;
+    for (int type = 0; type < 2; ++type) {
+        d.offsets.type = type == 0 ? CLG_I64 : CLG_I32;
+        const size_t bytes = B * (type == 0 ? sizeof *offsets64 : sizeof *offsets32);
+        void *offsets = type == 0 ? (void *)offsets64 : (void *)offsets32;
+#define SET_OFFSET(k, v) (type == 0 ? (void)(offsets64[k] = (v)) : (void)(offsets32[k] = (int32_t)(v)))
+        for (int k = 0; k < B; ++k) SET_OFFSET(k, 4 * k);
+        SET_OFFSET(3001, 4 * 3000 - 1); /* below offsets[3000] */
+        SET_OFFSET(4000, L + 1);
+        expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
+                              "offsets[3001] = 11999 is less than offsets[3000] = 12000");
+        SET_OFFSET(3001, 4 * 3001);
+        expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
+                              "offsets[4000] = 20001 is outside [0, 20000]");
+        SET_OFFSET(4000, -1);
+        expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
+                              "offsets[4000] = -1 is outside [0, 20000]");
+        SET_OFFSET(4000, 4 * 4000);
+        indices[L - 1] = 5; /* the structure valid: the indices are checked, the last one named */
+        expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INDEX_OUT_OF_RANGE,
+                              "indices[19999] = 5");
+        indices[L - 1] = 0;
+#undef SET_OFFSET
+    }
+    /* segment ids: sorted, the last one past num_segments */
+    clg_embedding_bag_desc seg = ov_desc(CLG_OV_EMBEDDING_SEGMENTS_SUM_3, CLG_BAG_SEGMENTS);
+    seg.indices = bag_tensor(CLG_I64, 1, L, 0);
+    seg.segment_ids = bag_tensor(CLG_I64, 1, L, 0);
+    seg.num_segments = B;
+    int64_t *ids = malloc(L * sizeof *ids);
+    ck_assert_ptr_nonnull(ids);
+    for (int k = 0; k < L; ++k) ids[k] = k / 4;
+    ids[L - 1] = B;
+    expect_values_refused(&seg, indices, L * sizeof *indices, ids, L * sizeof *ids, CLG_ERR_INVALID_SEGMENT_IDS,
+                          "segment_ids[19999] = 5000 is outside [0, 5000) (num_segments)");
+    free(ids);
+    free(offsets32);
+    free(offsets64);
+    free(indices);
+}
+END_TEST
+
 START_TEST(buffers)
 {
     const clg_embedding_bag_desc d = torch_desc();
@@ -368,6 +420,6 @@ int main(void)
     return support_run_tests("embedding_bag_validation", 600,
                              SUPPORT_TESTS(null_descriptor_and_choices, types_and_inputs, attributes_of_other_presets,
                                            shapes_and_rows, hostile_indices, packed_index_named_by_bag_and_place,
-                                           bad_offsets, bad_segment_ids, first_of_many_bad_values, buffers,
-                                           verify_mode));
+                                           bad_offsets, bad_segment_ids, first_of_many_bad_values,
+                                           first_bad_of_long_bag_structures, buffers, verify_mode));
 }
