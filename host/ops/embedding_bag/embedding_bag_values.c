@@ -12,38 +12,51 @@ int64_t clg_bag_read_int(const void *base, clg_dtype type, uint64_t pos)
 }
 
 /* Element type T read at each position (memcpy: the caller's memory need not be aligned to it), widened to
- * W and compared as unsigned: a negative value is out of range as a huge one is (N <= INT64_MAX). Blocks
- * of SCAN_BLOCK are screened first without a branch on each value (a loop the compiler vectorizes), then
- * the block that holds an index outside, if any, is walked to it. */
+ * W and compared as unsigned: a negative value is out of range as a huge one is (N <= INT64_MAX). Each
+ * block of SCAN_BLOCK positions is first screened by MAYBE_OUTSIDE(v), an expression on 32-bit halves
+ * that the compiler vectorizes even without 64-bit vector compares (n32: N held to 32 bits), nonzero for
+ * every value outside and perhaps for some inside; only a block it flags is walked value by value. */
 #define SCAN_BLOCK 64
-#define SCAN_OUTSIDE(T, W)                                               \
-    do {                                                                 \
-        const unsigned char *at = indices;                               \
-        uint64_t i = from;                                               \
-        for (; i < to && to - i >= SCAN_BLOCK; i += SCAN_BLOCK) {        \
-            unsigned outside = 0;                                        \
-            for (int k = 0; k < SCAN_BLOCK; ++k) {                       \
-                T v;                                                     \
-                memcpy(&v, at + (i + (uint64_t)k) * sizeof v, sizeof v); \
-                outside |= (uint64_t)(W)v >= N;                          \
-            }                                                            \
-            if (outside) break;                                          \
-        }                                                                \
-        for (; i < to; ++i) {                                            \
-            T v;                                                         \
-            memcpy(&v, at + i * sizeof v, sizeof v);                     \
-            if ((uint64_t)(W)v >= N) return i;                           \
-        }                                                                \
-        return to;                                                       \
+#define SCAN_OUTSIDE(T, W, MAYBE_OUTSIDE)                                                        \
+    do {                                                                                         \
+        const unsigned char *at = indices;                                                       \
+        const uint32_t n32 = N > UINT32_MAX ? UINT32_MAX : (uint32_t)N;                          \
+        (void)n32;                                                                               \
+        for (uint64_t i = from; i < to;) {                                                       \
+            if (to - i >= SCAN_BLOCK) {                                                          \
+                unsigned maybe = 0;                                                              \
+                for (int k = 0; k < SCAN_BLOCK; ++k) {                                           \
+                    T v;                                                                         \
+                    memcpy(&v, at + (i + (uint64_t)k) * sizeof v, sizeof v);                     \
+                    maybe |= MAYBE_OUTSIDE(v);                                                   \
+                }                                                                                \
+                if (!maybe) {                                                                    \
+                    i += SCAN_BLOCK;                                                             \
+                    continue;                                                                    \
+                }                                                                                \
+            }                                                                                    \
+            for (const uint64_t end = to - i > SCAN_BLOCK ? i + SCAN_BLOCK : to; i < end; ++i) { \
+                T v;                                                                             \
+                memcpy(&v, at + i * sizeof v, sizeof v);                                         \
+                if ((uint64_t)(W)v >= N) return i;                                               \
+            }                                                                                    \
+        }                                                                                        \
+        return to;                                                                               \
     } while (0)
+
+/* The screens: a 64-bit value with a high half is outside (N < 2^32) or maybe (N larger); a 32-bit one
+ * is outside where negative, or at least n32. */
+#define WIDE_MAYBE_OUTSIDE(v)   (((uint32_t)((uint64_t)(v) >> 32) != 0) | ((uint32_t)(v) >= n32))
+#define SIGNED_MAYBE_OUTSIDE(v) (((v) < 0) | ((uint32_t)(v) >= n32))
+#define NARROW_MAYBE_OUTSIDE(v) ((uint32_t)(v) >= n32)
 
 uint64_t clg_bag_first_index_outside(const void *indices, clg_dtype type, uint64_t from, uint64_t to, uint64_t N)
 {
     switch (type) {
-    case CLG_I64: SCAN_OUTSIDE(int64_t, int64_t);
-    case CLG_I32: SCAN_OUTSIDE(int32_t, int64_t);
-    case CLG_U64: SCAN_OUTSIDE(uint64_t, uint64_t);
-    case CLG_U32: SCAN_OUTSIDE(uint32_t, uint64_t);
+    case CLG_I64: SCAN_OUTSIDE(int64_t, int64_t, WIDE_MAYBE_OUTSIDE);
+    case CLG_I32: SCAN_OUTSIDE(int32_t, int64_t, SIGNED_MAYBE_OUTSIDE);
+    case CLG_U64: SCAN_OUTSIDE(uint64_t, uint64_t, WIDE_MAYBE_OUTSIDE);
+    case CLG_U32: SCAN_OUTSIDE(uint32_t, uint64_t, NARROW_MAYBE_OUTSIDE);
     default:
         for (uint64_t i = from; i < to; ++i) {
             const int64_t v = clg_bag_read_int(indices, type, i);
