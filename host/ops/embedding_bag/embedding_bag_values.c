@@ -44,8 +44,9 @@ int64_t clg_bag_read_int(const void *base, clg_dtype type, uint64_t pos)
         return to;                                                                               \
     } while (0)
 
-/* The screens: a 64-bit value with a high half is outside (N < 2^32) or maybe (N larger); a 32-bit one
- * is outside where negative, or at least n32. */
+/* The screens, each nonzero for every value outside [0, N) and perhaps for some inside: a 64-bit value
+ * with a high half (outside where N <= 2^32), a 32-bit one where negative, and either whose low half is
+ * at least n32 (outside where N < 2^32). */
 #define WIDE_MAYBE_OUTSIDE(v)   (((uint32_t)((uint64_t)(v) >> 32) != 0) | ((uint32_t)(v) >= n32))
 #define SIGNED_MAYBE_OUTSIDE(v) (((v) < 0) | ((uint32_t)(v) >= n32))
 #define NARROW_MAYBE_OUTSIDE(v) ((uint32_t)(v) >= n32)

@@ -9,9 +9,9 @@
 /* Element pos of an integer tensor, unsigned values above INT64_MAX held at INT64_MAX. */
 int64_t clg_bag_read_int(const void *base, clg_dtype type, uint64_t pos);
 
-/* The first of positions [from, to) of an integer tensor whose value lies outside [0, N), else `to`: the
- * checks' rule for an index, in a loop of each common index type's own (a host-memory call scans every
- * index before its kernel runs). */
+/* The first of positions [from, to) of an integer tensor whose value lies outside [0, N), else `to`
+ * (N <= INT64_MAX, a table's rows): the checks' rule for an index, in a loop of each common index type's
+ * own (a host-memory call scans every index before its kernel runs). */
 uint64_t clg_bag_first_index_outside(const void *indices, clg_dtype type, uint64_t from, uint64_t to, uint64_t N);
 
 /* The indices [*start, *end) of bag b, the inputs having passed the checks. */

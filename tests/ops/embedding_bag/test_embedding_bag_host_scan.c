@@ -75,6 +75,13 @@ START_TEST(index_scan_agrees_with_the_rule)
             }
         }
     }
+    /* no rows: every index is outside; an empty or reversed range holds none */
+    for (int k = 0; k < 100; ++k) values[k] = (uint64_t)k;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        ck_assert_uint_eq(clg_bag_first_index_outside(values, types[t], 3, 90, 0), 3);
+        ck_assert_uint_eq(clg_bag_first_index_outside(values, types[t], 90, 3, 5), 3);
+        ck_assert_uint_eq(clg_bag_first_index_outside(values, types[t], 7, 7, 0), 7);
+    }
     free(values);
 }
 END_TEST

@@ -309,8 +309,10 @@ START_TEST(first_bad_of_long_bag_structures)
         void *offsets = type == 0 ? (void *)offsets64 : (void *)offsets32;
 #define SET_OFFSET(k, v) (type == 0 ? (void)(offsets64[k] = (v)) : (void)(offsets32[k] = (int32_t)(v)))
         for (int k = 0; k < B; ++k) SET_OFFSET(k, 4 * k);
-        SET_OFFSET(3001, 4 * 3000 - 1); /* below offsets[3000] */
-        SET_OFFSET(4000, L + 1);
+        SET_OFFSET(3001, 4 * 3000 - 1); /* below offsets[3000], every value in range */
+        expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
+                              "offsets[3001] = 11999 is less than offsets[3000] = 12000");
+        SET_OFFSET(4000, L + 1); /* and a later value out of range: the first failure is named */
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[3001] = 11999 is less than offsets[3000] = 12000");
         SET_OFFSET(3001, 4 * 3001);
