@@ -106,13 +106,23 @@ bool clg_bag_structure_surely_valid(const clg_embedding_bag_plan *p, const void 
     }
 }
 
+uint64_t clg_bag_first_structure_failure(const clg_embedding_bag_plan *p, const void *const *inputs,
+                                         clg_bag_failure *failure)
+{
+    if (clg_bag_structure_surely_valid(p, inputs[2])) return p->bags_count;
+    for (uint64_t pos = 0; pos < p->bags_count; ++pos) {
+        *failure = clg_bag_judge(p, inputs, pos);
+        if (*failure != CLG_BAG_VALID) return pos;
+    }
+    return p->bags_count;
+}
+
 clg_status clg_embedding_bag_host_check(const void *plan, const void *const *inputs)
 {
     const clg_embedding_bag_plan *p = plan;
-    const uint64_t judged = clg_bag_structure_surely_valid(p, inputs[2]) ? 0 : p->bags_count;
-    for (uint64_t pos = 0; pos < judged; ++pos) { /* the bag structure first */
-        const clg_bag_failure failure = clg_bag_judge(p, inputs, pos);
-        if (failure == CLG_BAG_VALID) continue;
+    clg_bag_failure failure = CLG_BAG_VALID;
+    const uint64_t pos = clg_bag_first_structure_failure(p, inputs, &failure); /* the bag structure first */
+    if (pos < p->bags_count) {
         const clg_integer value = clg_read_integer(inputs[2], p->bags_type, pos);
         const clg_integer prev = pos > 0 ? clg_read_integer(inputs[2], p->bags_type, pos - 1) : value;
         return failure_status(p, failure, pos, value, prev);

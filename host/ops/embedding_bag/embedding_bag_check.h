@@ -31,6 +31,11 @@ clg_bag_failure clg_bag_judge(const clg_embedding_bag_plan *p, const void *const
  * caller's thread); false: ask clg_bag_judge, which finds the first failure, if any. */
 bool clg_bag_structure_surely_valid(const clg_embedding_bag_plan *p, const void *bags);
 
+/* The first position of the bag structure (inputs[2]) the judge fails, its failure in *failure; p->bags_count
+ * where none fails (screened first by clg_bag_structure_surely_valid). */
+uint64_t clg_bag_first_structure_failure(const clg_embedding_bag_plan *p, const void *const *inputs,
+                                         clg_bag_failure *failure);
+
 /* Enqueue check kernel `name` (check_bags over chunks, or locate_bad_bag on one item) over p's positions:
  * the table-batched call's per-table words `meta` (NULL for one table) and its T, bags a table in p->B. */
 clg_status clg_embedding_bag_enqueue_check(clg_context *ctx, const clg_embedding_bag_plan *p, const char *name,

@@ -72,10 +72,9 @@ clg_status clg_embedding_bag_tables_host_check(const void *plan, const void *con
 {
     const clg_embedding_bag_tables_plan *p = plan;
     const clg_embedding_bag_plan *b = &p->bags;
-    const uint64_t judged = clg_bag_structure_surely_valid(b, inputs[2]) ? 0 : b->bags_count;
-    for (uint64_t pos = 0; pos < judged; ++pos) {
-        const clg_bag_failure failure = clg_bag_judge(b, inputs, pos);
-        if (failure == CLG_BAG_VALID) continue;
+    clg_bag_failure failure = CLG_BAG_VALID;
+    const uint64_t pos = clg_bag_first_structure_failure(b, inputs, &failure);
+    if (pos < b->bags_count) {
         const clg_integer value = clg_read_integer(inputs[2], b->bags_type, pos);
         const clg_integer prev = pos > 0 ? clg_read_integer(inputs[2], b->bags_type, pos - 1) : value;
         return failure_status(p, failure, pos, value, prev, 0, 0);

@@ -21,7 +21,6 @@ int64_t clg_bag_read_int(const void *base, clg_dtype type, uint64_t pos)
     do {                                                                                         \
         const unsigned char *at = indices;                                                       \
         const uint32_t n32 = N > UINT32_MAX ? UINT32_MAX : (uint32_t)N;                          \
-        (void)n32;                                                                               \
         for (uint64_t i = from; i < to;) {                                                       \
             if (to - i >= SCAN_BLOCK) {                                                          \
                 unsigned maybe = 0;                                                              \

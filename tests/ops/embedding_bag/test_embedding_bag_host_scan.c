@@ -15,21 +15,7 @@
         if (!(cond)) ck_abort_msg(__VA_ARGS__); \
     } while (0)
 
-static uint64_t state = 0x9E3779B97F4A7C15u;
-static uint64_t next_random(void)
-{
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
-
-/* Value v stored at position i of a tensor of `type` (truncated to its width). */
-static void store(void *base, clg_dtype type, uint64_t i, uint64_t v)
-{
-    const size_t size = clg_dtype_size(type);
-    memcpy((unsigned char *)base + i * size, &v, size); /* little-endian: the low bytes */
-}
+static support_rng rng = {0x9E3779B97F4A7C15u};
 
 /* The rule, value by value: the first position in [from, to) whose value lies outside [0, N). */
 static uint64_t plain_first_outside(const void *base, clg_dtype type, uint64_t from, uint64_t to, uint64_t N)
@@ -57,16 +43,16 @@ START_TEST(index_scan_agrees_with_the_rule)
             const uint64_t N = tables[n];
             for (int round = 0; round < 40; ++round) {
                 /* values inside [0, N) at most places, an edge value (or N - 1, N, N + 1) at a few */
-                const uint64_t count = next_random() % LENGTH;
+                const uint64_t count = support_below(&rng, LENGTH);
                 for (uint64_t i = 0; i < count; ++i) {
-                    store(values, types[t], i, next_random() % N);
-                    if (next_random() % 97 != 0) continue;
-                    const uint64_t pick = next_random() % (sizeof edges / sizeof edges[0] + 3);
+                    support_store_int(values, types[t], i, (int64_t)support_below(&rng, N));
+                    if (support_below(&rng, 97) != 0) continue;
+                    const uint64_t pick = support_below(&rng, sizeof edges / sizeof edges[0] + 3);
                     const uint64_t edge = pick < sizeof edges / sizeof edges[0] ? edges[pick] : N - 1 + (pick % 3);
-                    store(values, types[t], i, edge);
+                    support_store_int(values, types[t], i, (int64_t)edge);
                 }
-                const uint64_t from = count ? next_random() % (count + 1) : 0;
-                const uint64_t to = from + (count > from ? next_random() % (count - from + 1) : 0);
+                const uint64_t from = count ? support_below(&rng, count + 1) : 0;
+                const uint64_t to = from + (count > from ? support_below(&rng, count - from + 1) : 0);
                 const uint64_t want = plain_first_outside(values, types[t], from, to, N);
                 const uint64_t got = clg_bag_first_index_outside(values, types[t], from, to, N);
                 REQUIRE(got == want, "%s, N %llu, [%llu, %llu): first outside %llu, the rule says %llu",
@@ -113,23 +99,23 @@ START_TEST(structure_screen_never_passes_what_the_judge_fails)
     for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
         for (int round = 0; round < 2000; ++round) {
             const bool offsets = round % 2 == 0;
-            const uint64_t count = 1 + next_random() % COUNT, L = 4 * count, B = count;
+            const uint64_t count = 1 + support_below(&rng, COUNT), L = 4 * count, B = count;
             /* non-decreasing values in range, then perhaps one broken */
             clg_embedding_bag_plan p =
                 structure_plan(offsets ? CLG_BAG_OFFSETS : CLG_BAG_SEGMENTS, types[t], count, L, B);
-            p.offsets_start_at_zero = offsets && next_random() % 2;
-            p.offsets_end_at_count = offsets && next_random() % 2;
+            p.offsets_start_at_zero = offsets && support_below(&rng, 2);
+            p.offsets_end_at_count = offsets && support_below(&rng, 2);
             uint64_t v = 0; /* from 0, at most 4 a step: the offsets stay below L, the ids below B */
             for (uint64_t i = 0; i < count; ++i) {
-                if (i > 0) v += next_random() % 5;
-                store(bags, types[t], i, offsets ? v : v / 4);
+                if (i > 0) v += support_below(&rng, 5);
+                support_store_int(bags, types[t], i, (int64_t)(offsets ? v : v / 4));
             }
-            if (p.offsets_end_at_count) store(bags, types[t], count - 1, L);
+            if (p.offsets_end_at_count) support_store_int(bags, types[t], count - 1, (int64_t)L);
             /* half the time one value broken: negative, past either end, the smallest i64, or 0 late */
-            const uint64_t breaks = next_random() % 10;
-            const uint64_t at = next_random() % count;
+            const uint64_t breaks = support_below(&rng, 10);
+            const uint64_t at = support_below(&rng, count);
             const uint64_t broken[] = {(uint64_t)-1, L + 1, B, (uint64_t)INT64_MIN, 0};
-            if (breaks < 5) store(bags, types[t], at, broken[breaks]);
+            if (breaks < 5) support_store_int(bags, types[t], at, (int64_t)broken[breaks]);
             const bool surely = clg_bag_structure_surely_valid(&p, bags);
             const bool judged = judge_passes(&p, bags);
             REQUIRE(!surely || judged, "%s %s of %llu, value %llu at %llu: screened valid, the judge fails it",

@@ -297,36 +297,35 @@ END_TEST
 START_TEST(first_bad_of_long_bag_structures)
 {
     enum { B = 5000, L = 20000 };
-    int64_t *indices = calloc(L, sizeof *indices), *offsets64 = malloc(B * sizeof *offsets64);
-    int32_t *offsets32 = malloc(B * sizeof *offsets32);
-    ck_assert(indices && offsets64 && offsets32);
+    int64_t *indices = calloc(L, sizeof *indices);
+    void *offsets = malloc(B * sizeof(int64_t));
+    ck_assert(indices && offsets);
     clg_embedding_bag_desc d = torch_desc();
     d.indices.shape[0] = L;
     d.offsets.shape[0] = B;
+    const clg_dtype types[] = {CLG_I64, CLG_I32};
     for (int type = 0; type < 2; ++type) {
-        d.offsets.type = type == 0 ? CLG_I64 : CLG_I32;
-        const size_t bytes = B * (type == 0 ? sizeof *offsets64 : sizeof *offsets32);
-        void *offsets = type == 0 ? (void *)offsets64 : (void *)offsets32;
-#define SET_OFFSET(k, v) (type == 0 ? (void)(offsets64[k] = (v)) : (void)(offsets32[k] = (int32_t)(v)))
-        for (int k = 0; k < B; ++k) SET_OFFSET(k, 4 * k);
-        SET_OFFSET(3001, 4 * 3000 - 1); /* below offsets[3000], every value in range */
+        d.offsets.type = types[type];
+        const size_t bytes = B * clg_dtype_size(types[type]);
+        for (int k = 0; k < B; ++k) support_store_int(offsets, types[type], k, 4 * k);
+        support_store_int(offsets, types[type], 3001, 4 * 3000 - 1); /* below offsets[3000], every value in range */
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[3001] = 11999 is less than offsets[3000] = 12000");
-        SET_OFFSET(4000, L + 1); /* and a later value out of range: the first failure is named */
+        support_store_int(offsets, types[type], 4000,
+                          L + 1); /* and a later value out of range: the first failure is named */
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[3001] = 11999 is less than offsets[3000] = 12000");
-        SET_OFFSET(3001, 4 * 3001);
+        support_store_int(offsets, types[type], 3001, 4 * 3001);
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[4000] = 20001 is outside [0, 20000]");
-        SET_OFFSET(4000, -1);
+        support_store_int(offsets, types[type], 4000, -1);
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[4000] = -1 is outside [0, 20000]");
-        SET_OFFSET(4000, 4 * 4000);
+        support_store_int(offsets, types[type], 4000, 4 * 4000);
         indices[L - 1] = 5; /* the structure valid: the indices are checked, the last one named */
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INDEX_OUT_OF_RANGE,
                               "indices[19999] = 5");
         indices[L - 1] = 0;
-#undef SET_OFFSET
     }
     /* segment ids: sorted, the last one past num_segments */
     clg_embedding_bag_desc seg = ov_desc(CLG_OV_EMBEDDING_SEGMENTS_SUM_3, CLG_BAG_SEGMENTS);
@@ -340,8 +339,7 @@ START_TEST(first_bad_of_long_bag_structures)
     expect_values_refused(&seg, indices, L * sizeof *indices, ids, L * sizeof *ids, CLG_ERR_INVALID_SEGMENT_IDS,
                           "segment_ids[19999] = 5000 is outside [0, 5000) (num_segments)");
     free(ids);
-    free(offsets32);
-    free(offsets64);
+    free(offsets);
     free(indices);
 }
 END_TEST
