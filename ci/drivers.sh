@@ -16,7 +16,9 @@
 #     cli_demo run quantized bags on rusticl, PoCL and Intel run the suite) and
 #     test_embedding_bag_tables_quantized (the same three programs, 3 minutes there at 10%; cli_embedding_bag
 #     and cli_demo run a table-batched FBGEMM mix there), test_embedding_bag_tables (68 s there;
-#     cli_embedding_bag runs the table-batched call there) and test_gather_tree (about 100 s there,
+#     cli_embedding_bag runs the table-batched call there), the replays of EmbeddingBag's differential
+#     fuzz seeds (fuzz_replay_embedding_bag_differential*: 116 s there for the float tables' alone; the
+#     suites above hold its kernels to the reference there) and test_gather_tree (about 100 s there,
 #     most of it builds of its one small kernel; cli_gather_tree and cli_demo run it there, and PoCL,
 #     Intel and Oclgrind run the suite) and cli_gather_quantized (74 s there: the command's host paths,
 #     run on PoCL and Intel; test_gather_quantized_examples runs every layout's kernels there) (CI time);
@@ -30,7 +32,9 @@
 #     decode is the dequantizing gather's and its reduction the float EmbeddingBag's, both simulated
 #     here, and cli_embedding_bag and cli_demo run quantized bags) and test_embedding_bag_tables_quantized
 #     (since the quantized bag kernel decodes into registers, Oclgrind 21.10's uninitialized-value plugin
-#     segfaults in its own memcpy on it, as on the whole-block K-quants: docs/drivers.md), the randomized
+#     segfaults in its own memcpy on it, as on the whole-block K-quants: docs/drivers.md) and the
+#     replays of EmbeddingBag's differential fuzz seeds (386 s simulated for the float tables' alone;
+#     test_embedding_bag_validation's hostile values run there), the randomized
 #     ones at 2% of their
 #     cases, CK_FORK=no;
 #     any Oclgrind report (ci/oclgrind_reports.awk) fails the run;
@@ -82,7 +86,7 @@ suite_on() { # implementation, ctest args...
 if wanted intel; then CLGATHER_TEST_SCALE=0.15 suite_on intel -j "$JOBS" -E '_extreme_tuning$'; fi
 if wanted rusticl; then
   CLGATHER_TEST_SCALE=0.1 CLGATHER_STRESS_CALLS=60 suite_on rusticl -j "$JOBS" \
-    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|cli_tune|bench_kernel_option|bench_versus_option|bench_evict_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|cli_gather_quantized|test_embedding_bag_quantized|test_embedding_bag_tables(_quantized)?|test_gather_tree)$|_extreme_tuning$'
+    -E '^(test_gather_quantized_differential(_sweeps|_lookups)?|fuzz_replay_differential_quantized|fuzz_replay_embedding_bag_differential(_quantized|_tables)?|cli_tune|bench_kernel_option|bench_versus_option|bench_evict_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|cli_gather_quantized|test_embedding_bag_quantized|test_embedding_bag_tables(_quantized)?|test_gather_tree)$|_extreme_tuning$'
 fi
 if wanted oclgrind; then
   # the report filter must see a report where ctest puts it (after the test's number, interleaved)
@@ -90,7 +94,7 @@ if wanted oclgrind; then
   [ "$(printf '%s\n' "$fixture" | awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" | wc -l)" -eq 2 ] ||
     { echo "ci/oclgrind_reports.awk does not find the reports of its fixture"; exit 1; }
   # -V: every test's output, where Oclgrind writes its reports; two at a time (the simulator runs on one core)
-  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|cli_tune|bench_kernel_option|bench_versus_option|bench_evict_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables_quantized)$|_extreme_tuning$'
+  CLGATHER_TEST_SCALE=0.02 CK_FORK=no CLGATHER_STRESS_CALLS=20 suite_on oclgrind -V -j "$JOBS" -E '^(test_concurrency|fuzz_replay_embedding_bag_differential(_quantized|_tables)?|cli_tune|bench_kernel_option|bench_versus_option|bench_evict_option|cli_quantized_oracles|cli_embedding_bag_oracles|cli_gguf|cli_npy_roundtrip|test_embedding_bag_quantized|test_embedding_bag_tables_quantized)$|_extreme_tuning$'
   reports="$(awk -f "$CLGATHER_ROOT/ci/oclgrind_reports.awk" "$build/ctest-oclgrind.log" | sort | uniq -c || true)"
   if [ -n "$reports" ]; then
     echo "Oclgrind reported:"

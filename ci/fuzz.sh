@@ -13,19 +13,23 @@ mkdir -p "$build/artifacts"
 export LSAN_OPTIONS="suppressions=$CLGATHER_ROOT/ci/lsan.supp:print_suppressions=0"
 # the kernel caches: those the caller set (ci/test.sh shares the release build's), else this build's own
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}" CLGATHER_CACHE_DIR="${CLGATHER_CACHE_DIR:-$build/clgather-cache}"
-for target in npy onnx gguf plan differential quantized_plan embedding_bag_plan; do
+for target in npy onnx gguf plan differential quantized_plan embedding_bag_plan embedding_bag_differential; do
   corpus="$(mktemp -d)"
   cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/$target/." "$corpus/"
-  # the differential target's dequantizing-gather seeds sit in a folder of their own (tests/fuzz/CMakeLists.txt)
-  [ "$target" = differential ] && cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/differential_quantized/." "$corpus/"
+  # a differential target's seeds of its costlier cases sit in folders of their own (tests/fuzz/CMakeLists.txt)
+  for part in quantized tables; do
+    if [ -d "$CLGATHER_ROOT/tests/fuzz/corpus/${target}_$part" ]; then
+      cp -r "$CLGATHER_ROOT/tests/fuzz/corpus/${target}_$part/." "$corpus/"
+    fi
+  done
   extra=()
   # PoCL's LLVM leaks through operator new during kernel builds, with stacks that name no library
-  # frame LSan could suppress; this target checks results, the ASan test suites check leaks.
-  [ "$target" = differential ] && extra=(-detect_leaks=0)
+  # frame LSan could suppress; the differential targets check results, the ASan test suites check leaks.
+  case "$target" in *differential) extra=(-detect_leaks=0) ;; esac
   echo "== fuzz_$target for ${seconds}s"
   # the fuzzer's own status: with pipefail, "|| true" after the pipe would also swallow it (it did)
   set +e
-  ASAN_OPTIONS="detect_leaks=$([ "$target" = differential ] && echo 0 || echo 1)" \
+  ASAN_OPTIONS="detect_leaks=$([ ${#extra[@]} -gt 0 ] && echo 0 || echo 1)" \
     "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
     -artifact_prefix="$build/artifacts/$target-" "${extra[@]}" "$corpus" 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|fuzz_"
   status=${PIPESTATUS[0]}

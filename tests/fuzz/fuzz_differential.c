@@ -3,46 +3,17 @@
  * the dequantizing gather) layouts and scale bits, bit for bit, through the synchronous call and
  * through the enqueue call with guard bytes around every buffer. Any difference, or a touched guard
  * byte, aborts. */
+#include "fuzz_device.h"
 #include "fuzz_input.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { LIMIT = 1 << 14, GUARD = 64, POISON = 0xA5 };
+enum { LIMIT = 1 << 14, GUARD = FUZZ_GUARD_MAX, POISON = FUZZ_POISON };
 
 static clg_context *ctx;
 
-static int all_poison(const unsigned char *p, size_t n)
-{
-    for (size_t k = 0; k < n; ++k)
-        if (p[k] != POISON) return 0;
-    return 1;
-}
-
-static cl_mem guarded(const void *content, size_t bytes, size_t guard)
-{
-    size_t total = guard + bytes + guard;
-    if (total == 0) total = 1; /* OpenCL has no empty buffers */
-    unsigned char *staging = malloc(total);
-    memset(staging, POISON, total);
-    if (content) memcpy(staging + guard, content, bytes);
-    cl_int err;
-    cl_mem m =
-        clCreateBuffer(clg_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total, staging, &err);
-    free(staging);
-    if (err != CL_SUCCESS) abort();
-    return m;
-}
-
-/* A guard size that keeps the tensor after it aligned to its element size. */
-static size_t round_up(size_t n, size_t unit) { return (n + unit - 1) / unit * unit; }
-
-static void differ(const char *what)
-{
-    fprintf(stderr, "fuzz_differential: %s (%s)\n", what, clg_last_error_message());
-    abort();
-}
+static void differ(const char *what) { fuzz_differ("fuzz_differential", what); }
 
 /* Gather, GatherElements and GatherND through one comparison: their calls behind `const void *`
  * descriptors. */
@@ -98,20 +69,16 @@ static void indexed_case(fuzz_input *in, const indexed_op *op, const void *d, cl
     if (memcmp(got, want, out_bytes) != 0) differ("sync output");
 
     /* enqueue: offsets chosen by the fuzzer (indices aligned to their element size) */
-    const size_t guard = fuzz_u8(in) % GUARD, iguard = round_up(guard, clg_dtype_size(index_type));
-    cl_mem bd = guarded(data, data_bytes, guard), bi = guarded(idx, index_bytes, iguard),
-           bo = guarded(NULL, out_bytes, guard);
+    const size_t guard = fuzz_u8(in) % GUARD, iguard = fuzz_round_up(guard, clg_dtype_size(index_type));
+    cl_mem bd = fuzz_guarded_buffer(data, data_bytes, guard), bi = fuzz_guarded_buffer(idx, index_bytes, iguard),
+           bo = fuzz_guarded_buffer(NULL, out_bytes, guard);
     cl_event done = NULL;
     clg_status enq = op->enqueue(d, bd, guard, bi, iguard, bo, guard, &done);
     if (enq != ref) differ("enqueue status");
     if (done) clReleaseEvent(done);
     unsigned char *region = malloc(guard + out_bytes + guard + 1);
-    if (clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, guard + out_bytes + guard, region, 0, NULL,
-                            NULL))
-        abort();
-    if (!all_poison(region, guard) || !all_poison(region + guard + out_bytes, guard)) differ("guard bytes touched");
-    if (ref == CLG_SUCCESS ? memcmp(region + guard, want, out_bytes) != 0 : !all_poison(region + guard, out_bytes))
-        differ("enqueue output");
+    const int untouched = fuzz_read_guarded("fuzz_differential", bo, out_bytes, guard, region);
+    if (ref == CLG_SUCCESS ? memcmp(region + guard, want, out_bytes) != 0 : !untouched) differ("enqueue output");
     clReleaseMemObject(bd);
     clReleaseMemObject(bi);
     clReleaseMemObject(bo);
@@ -165,25 +132,24 @@ static void gather_tree_case(fuzz_input *in)
 }
 
 /* The dequantizing gather's four inputs (absent ones NULL) and output, each between guard bytes;
- * returns the enqueue's status and leaves the output region (guards included) in `region`. */
+ * returns the enqueue's status, leaves the output region (guards included) in `region` (aborting if a
+ * guard byte was written) and sets *untouched if the output between the guards is all poison. */
 static clg_status quantized_enqueue(const clg_gather_quantized_desc *d, void *const inputs[4], const uint64_t bytes[5],
-                                    size_t guard, unsigned char *region, size_t out_guard)
+                                    size_t guard, unsigned char *region, size_t out_guard, int *untouched)
 {
     const size_t scale_unit = d->scales.type ? clg_dtype_size(d->scales.type) : 1;
-    const size_t guards[4] = {guard, round_up(guard, clg_dtype_size(d->indices.type)), round_up(guard, scale_unit),
-                              guard};
+    const size_t guards[4] = {guard, fuzz_round_up(guard, clg_dtype_size(d->indices.type)),
+                              fuzz_round_up(guard, scale_unit), guard};
     cl_mem mems[4] = {NULL, NULL, NULL, NULL};
     for (int k = 0; k < 4; ++k)
-        if (k < 2 || bytes[k]) mems[k] = guarded(inputs[k], (size_t)bytes[k], guards[k]);
-    cl_mem bo = guarded(NULL, (size_t)bytes[4], out_guard);
+        if (k < 2 || bytes[k]) mems[k] = fuzz_guarded_buffer(inputs[k], (size_t)bytes[k], guards[k]);
+    cl_mem bo = fuzz_guarded_buffer(NULL, (size_t)bytes[4], out_guard);
     cl_event done = NULL;
     const clg_status st = clg_gather_quantized_enqueue(ctx, d, clg_context_cl_queue(ctx), mems[0], guards[0], mems[1],
                                                        guards[1], mems[2], mems[2] ? guards[2] : 0, mems[3],
                                                        mems[3] ? guards[3] : 0, bo, out_guard, 0, NULL, &done);
     if (done) clReleaseEvent(done);
-    if (clEnqueueReadBuffer(clg_context_cl_queue(ctx), bo, CL_TRUE, 0, out_guard + (size_t)bytes[4] + out_guard, region,
-                            0, NULL, NULL))
-        abort();
+    *untouched = fuzz_read_guarded("fuzz_differential", bo, (size_t)bytes[4], out_guard, region);
     for (int k = 0; k < 4; ++k)
         if (mems[k]) clReleaseMemObject(mems[k]);
     clReleaseMemObject(bo);
@@ -216,14 +182,12 @@ static void gather_quantized_case(fuzz_input *in)
     int64_t shape[CLG_MAX_OUTPUT_RANK];
     clg_dtype out_type;
     if (clg_gather_quantized_output_shape(&d, &rank, shape, &out_type) != CLG_SUCCESS) abort();
-    const size_t guard = fuzz_u8(in) % GUARD, out_guard = round_up(guard, clg_dtype_size(out_type));
+    const size_t guard = fuzz_u8(in) % GUARD, out_guard = fuzz_round_up(guard, clg_dtype_size(out_type));
     unsigned char *region = malloc(out_guard + out_bytes + out_guard + 1);
-    const clg_status enq = quantized_enqueue(&d, inputs, bytes, guard, region, out_guard);
+    int untouched;
+    const clg_status enq = quantized_enqueue(&d, inputs, bytes, guard, region, out_guard, &untouched);
     if (enq != ref) differ("quantized enqueue status");
-    if (!all_poison(region, out_guard) || !all_poison(region + out_guard + out_bytes, out_guard))
-        differ("quantized guard bytes touched");
-    if (ref == CLG_SUCCESS ? memcmp(region + out_guard, want, out_bytes) != 0
-                           : !all_poison(region + out_guard, out_bytes))
+    if (ref == CLG_SUCCESS ? memcmp(region + out_guard, want, out_bytes) != 0 : !untouched)
         differ("quantized enqueue output");
     for (int k = 0; k < 4; ++k) free(inputs[k]);
     free(region);
@@ -233,7 +197,7 @@ static void gather_quantized_case(fuzz_input *in)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!ctx && clg_context_create_default(NULL, 0, &ctx) != CLG_SUCCESS) abort();
+    ctx = fuzz_device_context();
     fuzz_input in = {data, size};
     /* odd: GatherTree, or the dequantizing gather where bit 1 is set too; even: Gather, GatherElements
      * or GatherND by the next bits (as fuzz_plan) */

@@ -11,26 +11,6 @@
 
 enum { LIMIT = 1 << 16, POISON = 0xA5 };
 
-/* count integers of type `type` in buf: small values below bound (ascending where sorted), each stored
- * as its type stores it; a non-integer type gets fuzzer bytes. */
-static void fill_values(fuzz_input *in, void *buf, clg_dtype type, size_t count, uint64_t bound, int sorted)
-{
-    const size_t size = clg_dtype_size(type);
-    if (type < CLG_I8 || type > CLG_U64) {
-        fuzz_bytes(in, buf, count * size);
-        return;
-    }
-    uint64_t value = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const uint8_t b = fuzz_u8(in);
-        if (sorted)
-            value += b % 3 == 0 && value < bound ? 1 : 0;
-        else
-            value = b >= 250 ? bound + (b - 250) : (bound ? b % bound : 0); /* now and then out of range */
-        memcpy((uint8_t *)buf + i * size, &value, size);                    /* little-endian: the low bytes */
-    }
-}
-
 static clg_context *reference_context(void)
 {
     static clg_context *ctx;
@@ -70,18 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     void *table = fuzz_alloc_filled(&in, n[0]);
     void *indices = malloc(n[1] ? n[1] : 1), *bags = malloc(n[2] ? n[2] : 1);
     void *weights = fuzz_alloc_filled(&in, n[3]);
-    const uint64_t rows = (uint64_t)d.table.shape[0];
-    const clg_tensor_desc *bag_desc = d.bag_form == CLG_BAG_SEGMENTS ? &d.segment_ids : &d.offsets;
-    const size_t index_size = clg_dtype_size(d.indices.type), bag_size = clg_dtype_size(bag_desc->type);
-    if (tame) {
-        fill_values(&in, indices, d.indices.type, index_size ? n[1] / index_size : 0, rows, 0);
-        const uint64_t bag_bound = d.bag_form == CLG_BAG_SEGMENTS ? (uint64_t)d.num_segments - (d.num_segments > 0)
-                                                                  : (index_size ? n[1] / index_size : 0);
-        if (n[2] && bag_size) fill_values(&in, bags, bag_desc->type, n[2] / bag_size, bag_bound, 1);
-    } else {
-        fuzz_bytes(&in, indices, n[1]);
-        fuzz_bytes(&in, bags, n[2]);
-    }
+    fuzz_bag_integers(&in, tame, &d, (uint64_t)d.table.shape[0], indices, n[1], bags, n[2]);
     uint8_t *out = malloc(n[4] ? n[4] : 1), *again = malloc(n[4] ? n[4] : 1);
     memset(out, POISON, n[4]);
     if (n[4] && clg_embedding_bag_reference(&d, table, n[0], indices, n[1], bags, n[2], weights, n[3], out, n[4] - 1) !=

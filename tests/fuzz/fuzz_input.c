@@ -33,6 +33,7 @@ int64_t fuzz_dim(fuzz_input *in)
 
 void fuzz_bytes(fuzz_input *in, void *out, size_t n)
 {
+    if (n == 0) return; /* out may be NULL (an absent input) */
     size_t take = n < in->left ? n : in->left;
     memcpy(out, in->p, take);
     memset((uint8_t *)out + take, 0, n - take);
@@ -327,4 +328,159 @@ void fuzz_embedding_bag_desc(fuzz_input *in, clg_embedding_bag_desc *d)
     d->has_padding_idx = (mix & 128) != 0;
     if (d->has_default_index) d->default_index = fuzz_option(in);
     if (d->has_padding_idx) d->padding_idx = fuzz_option(in);
+}
+
+void fuzz_integers(fuzz_input *in, void *buf, clg_dtype type, size_t count, uint64_t bound, int sorted)
+{
+    const size_t size = clg_dtype_size(type);
+    if (type < CLG_I8 || type > CLG_U64) {
+        fuzz_bytes(in, buf, count * size);
+        return;
+    }
+    uint64_t value = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint8_t b = fuzz_u8(in);
+        if (sorted)
+            value += b % 3 == 0 && value < bound ? 1 : 0;
+        else
+            value = b >= 250 ? bound + (b - 250) : (bound ? b % bound : 0); /* now and then out of range */
+        memcpy((uint8_t *)buf + i * size, &value, size);                    /* little-endian: the low bytes */
+    }
+}
+
+void fuzz_bag_integers(fuzz_input *in, int tame, const clg_embedding_bag_desc *d, uint64_t rows, void *indices,
+                       size_t index_bytes, void *bags, size_t bag_bytes)
+{
+    if (!tame) {
+        fuzz_bytes(in, indices, index_bytes);
+        fuzz_bytes(in, bags, bag_bytes);
+        return;
+    }
+    const clg_tensor_desc *bag_desc = d->bag_form == CLG_BAG_SEGMENTS ? &d->segment_ids : &d->offsets;
+    const size_t index_size = clg_dtype_size(d->indices.type), bag_size = clg_dtype_size(bag_desc->type);
+    const size_t count = index_size ? index_bytes / index_size : 0;
+    fuzz_integers(in, indices, d->indices.type, count, rows, 0);
+    const uint64_t bag_bound =
+        d->bag_form == CLG_BAG_SEGMENTS ? (uint64_t)d->num_segments - (d->num_segments > 0) : (uint64_t)count;
+    if (bag_bytes && bag_size) fuzz_integers(in, bags, bag_desc->type, bag_bytes / bag_size, bag_bound, 1);
+}
+
+/* The values a block of a self-contained quantized layout holds (FBGEMM's rows: 2, the 4-bit width's step). */
+static int64_t layout_block_values(int32_t layout)
+{
+    if (layout >= CLG_QUANT_GGML_Q2_K && layout <= CLG_QUANT_GGML_IQ4_XS) return 256;
+    if (layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE || layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) return 2;
+    return 32;
+}
+
+/* The bytes of a row of `width` values in a self-contained layout, as the table-batched call sizes a table
+ * of one row; 0 where it refuses the width. */
+static uint64_t layout_row_bytes(int32_t layout, int64_t width)
+{
+    const clg_embedding_bag_table one = {.quant_layout = layout, .rows = 1, .width = width};
+    clg_embedding_bag_tables_desc probe = {.num_tables = 1, .tables = &one};
+    probe.indices = (clg_tensor_desc){.type = CLG_I64, .rank = 1};
+    probe.offsets = (clg_tensor_desc){.type = CLG_I64, .rank = 1};
+    uint64_t bytes = 0;
+    return clg_embedding_bag_tables_sizes(&probe, &bytes, NULL, NULL, NULL, NULL) == CLG_SUCCESS ? bytes : 0;
+}
+
+void fuzz_embedding_bag_quantized_desc(fuzz_input *in, clg_embedding_bag_quantized_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    fuzz_embedding_bag_desc(in, &d->bag);
+    clg_gather_quantized_desc g;
+    fuzz_gather_quantized_desc(in, &g);
+    const uint8_t mix = fuzz_u8(in);
+    if (!(mix & 1)) memset(&d->bag.table, 0, sizeof d->bag.table); /* absent, as the call asks, mostly */
+    if (d->bag.per_sample_weights.type != CLG_DTYPE_INVALID && !(mix & 2)) d->bag.per_sample_weights.type = CLG_F32;
+    d->layout = g.layout;
+    d->data = g.data;
+    d->scales = g.scales;
+    d->zero_points = g.zero_points;
+    d->bits = g.bits;
+    d->block_size = g.block_size;
+    /* the output type: the gather descriptor's pick (any type), f16, bf16, or the default (f32) */
+    const int out = (mix >> 2) % 4;
+    d->output_type = out == 0 ? g.output_type : out == 1 ? CLG_F16 : out == 2 ? CLG_BF16 : CLG_DTYPE_INVALID;
+    if (mix & 16) { /* a table of whole rows of a self-contained layout (ggml's, FBGEMM's), which the gather's
+                       descriptor seldom makes */
+        const int32_t layout = CLG_QUANT_GGML_Q4_0 + fuzz_u8(in) % (CLG_QUANT_LAYOUT_COUNT - CLG_QUANT_GGML_Q4_0);
+        const uint8_t w = fuzz_u8(in);
+        /* widths up to 320 values: whole pieces of the register loops (128 values a piece on some devices) */
+        const int64_t block = layout_block_values(layout);
+        const int64_t width = block == 256 ? (w % 3 + 1) * 256 : block == 32 ? (w % 10 + 1) * 32 : 2 * (w % 160 + 1);
+        const uint64_t row_bytes = layout == CLG_QUANT_OV_COMPRESSED ? 0 : layout_row_bytes(layout, width);
+        if (row_bytes) {
+            d->layout = (clg_quant_layout)layout;
+            memset(&d->data, 0, sizeof d->data);
+            d->data.type = CLG_QUANT_U8;
+            d->data.rank = 2;
+            d->data.shape[0] = fuzz_dim(in);
+            d->data.shape[1] = (int64_t)row_bytes;
+            memset(&d->scales, 0, sizeof d->scales);
+            memset(&d->zero_points, 0, sizeof d->zero_points);
+            d->bits = 0;
+            d->block_size = 0;
+        }
+    }
+}
+
+int32_t fuzz_embedding_bag_tables_desc(fuzz_input *in, clg_embedding_bag_tables_desc *d,
+                                       clg_embedding_bag_table tables[FUZZ_MAX_TABLES])
+{
+    memset(d, 0, sizeof *d);
+    memset(tables, 0, FUZZ_MAX_TABLES * sizeof tables[0]);
+    const uint8_t mix = fuzz_u8(in);
+    uint8_t b = fuzz_u8(in);
+    d->mode = b == 255 ? (clg_bag_mode)9 : (clg_bag_mode)(b % (CLG_BAG_MODE_COUNT + 1));
+    b = fuzz_u8(in);
+    const int32_t count = b == 255 ? -1 : b % (FUZZ_MAX_TABLES + 1);
+    d->num_tables = count;
+    d->tables = tables;
+    for (int32_t t = 0; t < count; ++t) {
+        clg_embedding_bag_table *tb = &tables[t];
+        b = fuzz_u8(in);
+        /* plain tables of the four float types mostly, else a layout (self-contained or not), now and then
+         * a type or layout that is neither */
+        if (b < 150) {
+            tb->type = (clg_dtype)(CLG_F16 + b % 4);
+        } else if (b < 250) {
+            tb->quant_layout = 1 + b % (CLG_QUANT_LAYOUT_COUNT - 1);
+        } else {
+            tb->type = fuzz_type(in);
+            tb->quant_layout = b == 254 ? CLG_QUANT_LAYOUT_COUNT : 0;
+        }
+        tb->rows = fuzz_dim(in);
+        const uint8_t w = fuzz_u8(in);
+        tb->width = w < 100                             ? w % 20
+                    : w >= 200 && tb->quant_layout == 0 ? 8 * (w - 199) /* up to 448 values */
+                    : tb->quant_layout                  ? (w % 4 + 1) * layout_block_values(tb->quant_layout)
+                                                        : fuzz_dim(in);
+        /* after the tables before it (their sizes, as the call reports them), with a little slack */
+        uint64_t end = 0;
+        clg_embedding_bag_tables_desc prefix = *d;
+        prefix.num_tables = t;
+        prefix.indices = (clg_tensor_desc){.type = CLG_I64, .rank = 1};
+        prefix.offsets = (clg_tensor_desc){.type = CLG_I64, .rank = 1};
+        if (t == 0 || clg_embedding_bag_tables_sizes(&prefix, &end, NULL, NULL, NULL, NULL) != CLG_SUCCESS) end = 0;
+        const uint8_t slack = fuzz_u8(in);
+        tb->byte_offset = slack == 255 ? fuzz_u64(in) : end + (slack % 4) * 8 + (slack >= 192 ? slack % 8 : 0);
+    }
+    d->indices = (clg_tensor_desc){.type = fuzz_index_type(in), .rank = 1};
+    d->indices.shape[0] = fuzz_dim(in);
+    d->offsets = (clg_tensor_desc){.type = fuzz_index_type(in), .rank = 1};
+    const int64_t bags = fuzz_dim(in);
+    d->include_last_offset = (mix & 1) != 0;
+    d->offsets.shape[0] = count > 0 && bags >= 0 && bags < (1 << 20) ? count * bags + d->include_last_offset : bags;
+    if (mix & 2) {
+        d->per_sample_weights = d->indices;
+        d->per_sample_weights.type = (mix & 4) ? fuzz_type(in) : count > 0 && tables[0].type ? tables[0].type : CLG_F32;
+    }
+    if (mix & 8) d->output_type = fuzz_type(in);
+    if (mix & 16) { /* hostile shapes */
+        d->indices.rank = fuzz_u8(in) % 3;
+        d->offsets.rank = fuzz_u8(in) % 3;
+    }
+    return count;
 }

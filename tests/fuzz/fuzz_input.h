@@ -37,6 +37,30 @@ void fuzz_gather_quantized_desc(fuzz_input *in, clg_gather_quantized_desc *d);
  * asks: offsets, segment ids and weights beside the indices) and options, hostile ones included: valid
  * or not. */
 void fuzz_embedding_bag_desc(fuzz_input *in, clg_embedding_bag_desc *d);
+/* An EmbeddingBag over a quantized table: the bag part as fuzz_embedding_bag_desc's (the table mostly
+ * absent and weights mostly f32, as the call asks), the table part as fuzz_gather_quantized_desc's. */
+void fuzz_embedding_bag_quantized_desc(fuzz_input *in, clg_embedding_bag_quantized_desc *d);
+
+enum { FUZZ_MAX_TABLES = 4 };
+/* A table-batched EmbeddingBag descriptor over up to FUZZ_MAX_TABLES tables held in `tables`: plain
+ * tables of the four float types mostly, quantized ones of every layout (those without self-contained
+ * rows too), widths mostly whole blocks, each table after the one before it (as the call sizes them) with
+ * a little slack, offsets mostly [T*B] or [T*B + 1]: valid or not. Returns the table count (may be
+ * hostile). */
+int32_t fuzz_embedding_bag_tables_desc(fuzz_input *in, clg_embedding_bag_tables_desc *d,
+                                       clg_embedding_bag_table tables[FUZZ_MAX_TABLES]);
+
+/* count integers of type `type` into buf: small values below bound (ascending from 0 where sorted), now
+ * and then (unsorted) one at or past bound, each stored as its type stores it; a non-integer type gets
+ * fuzzer bytes. */
+void fuzz_integers(fuzz_input *in, void *buf, clg_dtype type, size_t count, uint64_t bound, int sorted);
+
+/* An EmbeddingBag's indices and bag structure (offsets or segment ids, bag_bytes of them): where tame,
+ * indices mostly in [0, rows) and the structure ascending within its bounds, by fuzz_integers; else
+ * fuzzer bytes. */
+void fuzz_bag_integers(fuzz_input *in, int tame, const clg_embedding_bag_desc *d, uint64_t rows, void *indices,
+                       size_t index_bytes, void *bags, size_t bag_bytes);
+
 /* A gather-tree descriptor, valid or not. */
 void fuzz_gather_tree_desc(fuzz_input *in, clg_gather_tree_desc *d);
 

@@ -1,0 +1,32 @@
+/* What the differential fuzz targets share: the OpenCL context they run on, buffers with guard bytes
+ * around a tensor, and the checks of an output region between its guards. */
+#ifndef CLG_FUZZ_DEVICE_H
+#define CLG_FUZZ_DEVICE_H
+
+#include "clgather.h"
+
+#include <stddef.h>
+
+enum { FUZZ_GUARD_MAX = 64, FUZZ_POISON = 0xA5 };
+
+/* The default device's context, created on first use (abort if there is none). */
+clg_context *fuzz_device_context(void);
+
+/* 1 if the n bytes at p all hold FUZZ_POISON. */
+int fuzz_all_poison(const unsigned char *p, size_t n);
+
+/* n rounded up to a multiple of unit: a guard that keeps the tensor after it aligned to its element. */
+size_t fuzz_round_up(size_t n, size_t unit);
+
+/* A device buffer of guard + bytes + guard bytes: content (or FUZZ_POISON where content is NULL)
+ * between guards of FUZZ_POISON. */
+cl_mem fuzz_guarded_buffer(const void *content, size_t bytes, size_t guard);
+
+/* Read guard + bytes + guard of `buffer` into region (blocking), then check the guards: abort naming
+ * `target` if a guard byte was written; 1 if the bytes between them all hold FUZZ_POISON. */
+int fuzz_read_guarded(const char *target, cl_mem buffer, size_t bytes, size_t guard, unsigned char *region);
+
+/* A difference found: print the target, what differed and the library's last message, and abort. */
+_Noreturn void fuzz_differ(const char *target, const char *what);
+
+#endif
