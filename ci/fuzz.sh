@@ -23,13 +23,14 @@ for target in npy onnx gguf plan differential quantized_plan embedding_bag_plan 
     fi
   done
   extra=()
+  leaks=1
   # PoCL's LLVM leaks through operator new during kernel builds, with stacks that name no library
   # frame LSan could suppress; the differential targets check results, the ASan test suites check leaks.
-  case "$target" in *differential) extra=(-detect_leaks=0) ;; esac
+  case "$target" in *differential) leaks=0 extra=(-detect_leaks=0) ;; esac
   echo "== fuzz_$target for ${seconds}s"
   # the fuzzer's own status: with pipefail, "|| true" after the pipe would also swallow it (it did)
   set +e
-  ASAN_OPTIONS="detect_leaks=$([ ${#extra[@]} -gt 0 ] && echo 0 || echo 1)" \
+  ASAN_OPTIONS="detect_leaks=$leaks" \
     "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=4096 \
     -artifact_prefix="$build/artifacts/$target-" "${extra[@]}" "$corpus" 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|ERROR|SUMMARY|fuzz_"
   status=${PIPESTATUS[0]}

@@ -45,6 +45,14 @@ int fuzz_read_guarded(const char *target, cl_mem buffer, size_t bytes, size_t gu
     return fuzz_all_poison(region + guard, bytes);
 }
 
+void fuzz_check_input(const char *target, cl_mem buffer, const void *content, size_t bytes, size_t guard)
+{
+    unsigned char *region = malloc(guard + bytes + guard + 1);
+    (void)fuzz_read_guarded(target, buffer, bytes, guard, region);
+    if (bytes && memcmp(region + guard, content, bytes) != 0) fuzz_differ(target, "an input buffer written");
+    free(region);
+}
+
 void fuzz_differ(const char *target, const char *what)
 {
     fprintf(stderr, "%s: %s (%s)\n", target, what, clg_last_error_message());

@@ -26,6 +26,10 @@ cl_mem fuzz_guarded_buffer(const void *content, size_t bytes, size_t guard);
  * `target` if a guard byte was written; 1 if the bytes between them all hold FUZZ_POISON. */
 int fuzz_read_guarded(const char *target, cl_mem buffer, size_t bytes, size_t guard, unsigned char *region);
 
+/* Read guard + bytes + guard of an input's `buffer` (blocking): abort naming `target` if a guard byte
+ * was written or the bytes between them are no longer `content`. */
+void fuzz_check_input(const char *target, cl_mem buffer, const void *content, size_t bytes, size_t guard);
+
 /* A difference found: print the target, what differed and the library's last message, and abort. */
 _Noreturn void fuzz_differ(const char *target, const char *what);
 

@@ -79,6 +79,8 @@ static void indexed_case(fuzz_input *in, const indexed_op *op, const void *d, cl
     unsigned char *region = malloc(guard + out_bytes + guard + 1);
     const int untouched = fuzz_read_guarded("fuzz_differential", bo, out_bytes, guard, region);
     if (ref == CLG_SUCCESS ? memcmp(region + guard, want, out_bytes) != 0 : !untouched) differ("enqueue output");
+    fuzz_check_input("fuzz_differential", bd, data, data_bytes, guard);
+    fuzz_check_input("fuzz_differential", bi, idx, index_bytes, iguard);
     clReleaseMemObject(bd);
     clReleaseMemObject(bi);
     clReleaseMemObject(bo);
@@ -150,6 +152,8 @@ static clg_status quantized_enqueue(const clg_gather_quantized_desc *d, void *co
                                                        mems[3] ? guards[3] : 0, bo, out_guard, 0, NULL, &done);
     if (done) clReleaseEvent(done);
     *untouched = fuzz_read_guarded("fuzz_differential", bo, (size_t)bytes[4], out_guard, region);
+    for (int k = 0; k < 4; ++k)
+        if (mems[k]) fuzz_check_input("fuzz_differential", mems[k], inputs[k], (size_t)bytes[k], guards[k]);
     for (int k = 0; k < 4; ++k)
         if (mems[k]) clReleaseMemObject(mems[k]);
     clReleaseMemObject(bo);

@@ -3,10 +3,10 @@
  * offsets and segment ids mostly in range (so that the reductions run), now and then anything. Each case
  * runs the synchronous call, then the enqueue call with guard bytes around every buffer at a
  * fuzzer-chosen offset. A status other than the reference's, an output other than its bits, an output
- * written by a failed call, or a touched guard byte aborts. Table bytes are the fuzzer's: NaNs,
- * infinities and subnormals included, which the rules make exact (docs/semantics.md, section 9); on a
- * device that flushes f32 subnormals (no CL_FP_DENORM) the values are not compared, the statuses and
- * guards still are. */
+ * written by a failed call, an input buffer written, or a touched guard byte aborts. Table bytes are the
+ * fuzzer's: NaNs, infinities and subnormals included, which the rules make exact (docs/semantics.md,
+ * section 9); on a device that flushes f32 subnormals (no CL_FP_DENORM) f32 results are not compared, nor
+ * means where it divides f32 neither exactly nor in f64; the statuses and guards still are. */
 #include "fuzz_device.h"
 #include "fuzz_input.h"
 
@@ -17,8 +17,9 @@ enum { LIMIT = 1 << 16 };
 
 static const char target[] = "fuzz_embedding_bag_differential";
 
-/* Whether the device keeps f32 subnormals, and has cl_khr_fp64. */
-static int keeps_subnormals, has_fp64;
+/* Whether the device keeps f32 subnormals, has cl_khr_fp64, and divides f32 correctly rounded (its own
+ * f32 division, or the kernels' f64 one: embedding_bag_launch.c). */
+static int keeps_subnormals, has_fp64, exact_f32_division;
 
 static void learn_device(void)
 {
@@ -32,7 +33,17 @@ static void learn_device(void)
     clg_device_info info;
     if (clg_context_device_info(ctx, &info) != CLG_SUCCESS) abort();
     has_fp64 = info.has_fp64;
+    exact_f32_division = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) || has_fp64;
     learned = 1;
+}
+
+/* Whether the rules make the device's output bits the reference's (docs/semantics.md, 8.8 and 9.2): an f64
+ * accumulation always; an f32 one where the device keeps f32 subnormals and, for a mean, divides exactly. */
+static int values_comparable(int f64_accumulation, clg_bag_mode mode)
+{
+    learn_device();
+    if (f64_accumulation) return 1;
+    return keeps_subnormals && (mode != CLG_BAG_MEAN || exact_f32_division);
 }
 
 /* One call's host inputs (absent ones NULL, 0 bytes) and output size. */
@@ -89,6 +100,8 @@ static void compare(fuzz_input *in, const bag_call *call, const call_inputs *c, 
     if (enq != ref) fuzz_differ(target, "enqueue status");
     if (ref != CLG_SUCCESS ? !untouched : compare_values && memcmp(region + out_guard, want, n) != 0)
         fuzz_differ(target, "enqueue output");
+    for (int k = 0; k < c->count; ++k)
+        if (mems[k]) fuzz_check_input(target, mems[k], c->p[k], c->bytes[k], offsets[k]);
     for (int k = 0; k < c->count; ++k)
         if (mems[k]) clReleaseMemObject(mems[k]);
     clReleaseMemObject(out);
@@ -175,7 +188,7 @@ static void float_case(fuzz_input *in)
         return;
     }
     const bag_call call = {&d, float_reference, float_sync, float_enqueue};
-    compare(in, &call, &c, keeps_subnormals);
+    compare(in, &call, &c, values_comparable(d.table.type == CLG_F64, d.mode));
     free_inputs(&c);
 }
 
@@ -238,7 +251,7 @@ static void quantized_case(fuzz_input *in)
                       c.bytes[Q_INDICES], c.p[Q_BAGS], c.p[Q_BAGS] ? c.bytes[Q_BAGS] : 0);
     learn_device();
     const bag_call call = {&d, quantized_reference, quantized_sync, quantized_enqueue};
-    compare(in, &call, &c, keeps_subnormals);
+    compare(in, &call, &c, values_comparable(0, d.bag.mode));
     free_inputs(&c);
 }
 
@@ -279,8 +292,12 @@ static void tables_case(fuzz_input *in)
         return;
     clg_dtype out_type;
     if (clg_embedding_bag_tables_output_type(&d, &out_type) != CLG_SUCCESS) abort();
-    /* the tables at a multiple of the widest plain type among them (8: any table's) */
-    const size_t units[4] = {8, type_size(d.indices.type), type_size(d.offsets.type),
+    /* the tables at a multiple of the widest plain type among them, any byte where every table is quantized */
+    size_t widest = 1;
+    for (int32_t t = 0; t < count; ++t)
+        if (tables[t].quant_layout == 0 && clg_dtype_size(tables[t].type) > widest)
+            widest = clg_dtype_size(tables[t].type);
+    const size_t units[4] = {widest, type_size(d.indices.type), type_size(d.offsets.type),
                              type_size(d.per_sample_weights.type)};
     const int filled[4] = {1, 0, 0, d.per_sample_weights.type == CLG_DTYPE_INVALID ? -1 : 1};
     const int tame = fuzz_u8(in) < 224;
@@ -292,7 +309,10 @@ static void tables_case(fuzz_input *in)
     for (int32_t t = 0; t < count; ++t) rows = (uint64_t)tables[t].rows < rows ? (uint64_t)tables[t].rows : rows;
     if (tame) {
         fuzz_integers(in, c.p[T_INDICES], d.indices.type, indices, rows, 0);
-        fuzz_integers(in, c.p[T_OFFSETS], d.offsets.type, c.bytes[T_OFFSETS] / offset_size, indices, 1);
+        const size_t offsets = c.bytes[T_OFFSETS] / offset_size;
+        fuzz_integers(in, c.p[T_OFFSETS], d.offsets.type, offsets, indices, 1);
+        /* FBGEMM's form: the last offset closes the index list */
+        if (d.include_last_offset && offsets) fuzz_store_integer(c.p[T_OFFSETS], offsets - 1, d.offsets.type, indices);
     } else {
         fuzz_bytes(in, c.p[T_INDICES], c.bytes[T_INDICES]);
         fuzz_bytes(in, c.p[T_OFFSETS], c.bytes[T_OFFSETS]);
@@ -305,7 +325,7 @@ static void tables_case(fuzz_input *in)
         return;
     }
     const bag_call call = {&d, tables_reference, tables_sync, tables_enqueue};
-    compare(in, &call, &c, keeps_subnormals);
+    compare(in, &call, &c, values_comparable(has_f64, d.mode));
     free_inputs(&c);
 }
 

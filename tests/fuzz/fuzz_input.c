@@ -337,15 +337,23 @@ void fuzz_integers(fuzz_input *in, void *buf, clg_dtype type, size_t count, uint
         fuzz_bytes(in, buf, count * size);
         return;
     }
-    uint64_t value = 0;
+    uint64_t value = 0, next = 0;
     for (size_t i = 0; i < count; ++i) {
         const uint8_t b = fuzz_u8(in);
-        if (sorted)
-            value += b % 3 == 0 && value < bound ? 1 : 0;
-        else
+        if (sorted) { /* from 0, each the one before or one more */
+            value = next;
+            next += b % 3 == 0 && next < bound ? 1 : 0;
+        } else {
             value = b >= 250 ? bound + (b - 250) : (bound ? b % bound : 0); /* now and then out of range */
-        memcpy((uint8_t *)buf + i * size, &value, size);                    /* little-endian: the low bytes */
+        }
+        fuzz_store_integer(buf, i, type, value);
     }
+}
+
+void fuzz_store_integer(void *buf, size_t i, clg_dtype type, uint64_t value)
+{
+    const size_t size = clg_dtype_size(type);
+    memcpy((uint8_t *)buf + i * size, &value, size); /* little-endian: the low bytes */
 }
 
 void fuzz_bag_integers(fuzz_input *in, int tame, const clg_embedding_bag_desc *d, uint64_t rows, void *indices,

@@ -50,10 +50,12 @@ enum { FUZZ_MAX_TABLES = 4 };
 int32_t fuzz_embedding_bag_tables_desc(fuzz_input *in, clg_embedding_bag_tables_desc *d,
                                        clg_embedding_bag_table tables[FUZZ_MAX_TABLES]);
 
-/* count integers of type `type` into buf: small values below bound (ascending from 0 where sorted), now
- * and then (unsorted) one at or past bound, each stored as its type stores it; a non-integer type gets
- * fuzzer bytes. */
+/* count integers of type `type` into buf: small values below bound (where sorted, ascending from 0 by
+ * steps of 0 or 1, up to bound), now and then (unsorted) one at or past bound, each stored as its type
+ * stores it; a non-integer type gets fuzzer bytes. */
 void fuzz_integers(fuzz_input *in, void *buf, clg_dtype type, size_t count, uint64_t bound, int sorted);
+/* Element i of an integer array of type `type`: value's low bytes (a little-endian host). */
+void fuzz_store_integer(void *buf, size_t i, clg_dtype type, uint64_t value);
 
 /* An EmbeddingBag's indices and bag structure (offsets or segment ids, bag_bytes of them): where tame,
  * indices mostly in [0, rows) and the structure ascending within its bounds, by fuzz_integers; else
