@@ -1,8 +1,8 @@
 /* libFuzzer target: the OpenCL path against the CPU reference (Gather, GatherElements, GatherND,
  * GatherTree, the dequantizing gather) on fuzzer-chosen shapes, types, policies, index values and (for
  * the dequantizing gather) layouts and scale bits, bit for bit, through the synchronous call and
- * through the enqueue call with guard bytes around every buffer. Any difference, or a touched guard
- * byte, aborts. */
+ * through the enqueue call with guard bytes around every buffer. Any difference, a touched guard byte
+ * or a written input aborts. */
 #include "fuzz_device.h"
 #include "fuzz_input.h"
 
