@@ -11,6 +11,16 @@ clg_context *fuzz_device_context(void)
     return ctx;
 }
 
+clg_context *fuzz_deferred_context(void)
+{
+    static clg_context *ctx;
+    clg_context *device = fuzz_device_context();
+    if (!ctx && clg_context_create(clg_context_cl_context(device), clg_context_cl_device(device),
+                                   CLG_CONTEXT_DEFER_ERRORS, &ctx) != CLG_SUCCESS)
+        abort();
+    return ctx;
+}
+
 int fuzz_all_poison(const unsigned char *p, size_t n)
 {
     for (size_t k = 0; k < n; ++k)

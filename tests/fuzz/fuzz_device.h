@@ -12,6 +12,10 @@ enum { FUZZ_GUARD_MAX = 64, FUZZ_POISON = 0xA5 };
 /* The default device's context, created on first use (abort if there is none). */
 clg_context *fuzz_device_context(void);
 
+/* A context on the same OpenCL context and device under the deferred error policy
+ * (CLG_CONTEXT_DEFER_ERRORS), created on first use: it takes the same buffers. */
+clg_context *fuzz_deferred_context(void);
+
 /* 1 if the n bytes at p all hold FUZZ_POISON. */
 int fuzz_all_poison(const unsigned char *p, size_t n);
 

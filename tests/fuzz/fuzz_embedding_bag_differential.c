@@ -2,7 +2,7 @@
  * table, a quantized one, or many tables in one call, on fuzzer-chosen descriptors and values: indices,
  * offsets and segment ids mostly in range (so that the reductions run), now and then anything. Each case
  * runs the synchronous call, then the enqueue call with guard bytes around every buffer at a
- * fuzzer-chosen offset. A status other than the reference's, an output other than its bits, an output
+ * fuzzer-chosen offset, under the blocking error policy or the deferred one. A status other than the reference's, an output other than its bits, an output
  * written by a failed call, an input buffer written, or a touched guard byte aborts. Table bytes are the
  * fuzzer's: NaNs, infinities and subnormals included, which the rules make exact (docs/semantics.md,
  * section 9); on a device that flushes f32 subnormals (no CL_FP_DENORM) f32 results are not compared, nor
@@ -65,8 +65,8 @@ typedef struct bag_call {
     const void *desc;
     clg_status (*reference)(const void *desc, const call_inputs *c, void *out);
     clg_status (*sync)(const void *desc, const call_inputs *c, void *out);
-    clg_status (*enqueue)(const void *desc, cl_mem const *mems, const size_t *offsets, cl_mem out, size_t out_offset,
-                          cl_event *done);
+    clg_status (*enqueue)(clg_context *ctx, const void *desc, cl_mem const *mems, const size_t *offsets, cl_mem out,
+                          size_t out_offset, cl_event *done);
 } bag_call;
 
 /* Compare the reference, the synchronous call and the enqueue call on c. */
@@ -93,7 +93,12 @@ static void compare(fuzz_input *in, const bag_call *call, const call_inputs *c, 
     const size_t out_guard = fuzz_round_up(choice % FUZZ_GUARD_MAX, c->out_unit);
     cl_mem out = fuzz_guarded_buffer(NULL, n, out_guard);
     cl_event done = NULL;
-    const clg_status enq = call->enqueue(call->desc, mems, offsets, out, out_guard, &done);
+    /* the blocking error policy, or (choice's bit 6) the deferred one: the check gates the kernels on the
+     * queue, and the status comes from clg_deferred_status */
+    const int deferred = (choice & 64) != 0;
+    clg_context *ctx = deferred ? fuzz_deferred_context() : fuzz_device_context();
+    clg_status enq = call->enqueue(ctx, call->desc, mems, offsets, out, out_guard, &done);
+    if (deferred && enq == CLG_SUCCESS) enq = clg_deferred_status(ctx, done);
     if (done) clReleaseEvent(done);
     unsigned char *region = malloc(out_guard + n + out_guard + 1);
     const int untouched = fuzz_read_guarded(target, out, n, out_guard, region);
@@ -153,10 +158,9 @@ static clg_status float_sync(const void *d, const call_inputs *c, void *out)
                              c->p[BAGS], c->bytes[BAGS], c->p[WEIGHTS], c->bytes[WEIGHTS], out, c->out_bytes);
 }
 
-static clg_status float_enqueue(const void *d, cl_mem const *m, const size_t *o, cl_mem out, size_t out_offset,
-                                cl_event *done)
+static clg_status float_enqueue(clg_context *ctx, const void *d, cl_mem const *m, const size_t *o, cl_mem out,
+                                size_t out_offset, cl_event *done)
 {
-    clg_context *ctx = fuzz_device_context();
     return clg_embedding_bag_enqueue(ctx, d, clg_context_cl_queue(ctx), m[TABLE], o[TABLE], m[INDICES], o[INDICES],
                                      m[BAGS], o[BAGS], m[WEIGHTS], o[WEIGHTS], out, out_offset, 0, NULL, done);
 }
@@ -212,10 +216,9 @@ static clg_status quantized_sync(const void *d, const call_inputs *c, void *out)
                                        c->p[Q_WEIGHTS], c->bytes[Q_WEIGHTS], out, c->out_bytes);
 }
 
-static clg_status quantized_enqueue(const void *d, cl_mem const *m, const size_t *o, cl_mem out, size_t out_offset,
-                                    cl_event *done)
+static clg_status quantized_enqueue(clg_context *ctx, const void *d, cl_mem const *m, const size_t *o, cl_mem out,
+                                    size_t out_offset, cl_event *done)
 {
-    clg_context *ctx = fuzz_device_context();
     return clg_embedding_bag_quantized_enqueue(ctx, d, clg_context_cl_queue(ctx), m[Q_DATA], o[Q_DATA], m[Q_SCALES],
                                                o[Q_SCALES], m[Q_ZERO_POINTS], o[Q_ZERO_POINTS], m[Q_INDICES],
                                                o[Q_INDICES], m[Q_BAGS], o[Q_BAGS], m[Q_WEIGHTS], o[Q_WEIGHTS], out,
@@ -273,10 +276,9 @@ static clg_status tables_sync(const void *d, const call_inputs *c, void *out)
                                     c->bytes[T_WEIGHTS], out, c->out_bytes);
 }
 
-static clg_status tables_enqueue(const void *d, cl_mem const *m, const size_t *o, cl_mem out, size_t out_offset,
-                                 cl_event *done)
+static clg_status tables_enqueue(clg_context *ctx, const void *d, cl_mem const *m, const size_t *o, cl_mem out,
+                                 size_t out_offset, cl_event *done)
 {
-    clg_context *ctx = fuzz_device_context();
     return clg_embedding_bag_tables_enqueue(ctx, d, clg_context_cl_queue(ctx), m[T_TABLES], o[T_TABLES], m[T_INDICES],
                                             o[T_INDICES], m[T_OFFSETS], o[T_OFFSETS], m[T_WEIGHTS], o[T_WEIGHTS], out,
                                             out_offset, 0, NULL, done);
