@@ -2,11 +2,12 @@
  * table, a quantized one, or many tables in one call, on fuzzer-chosen descriptors and values: indices,
  * offsets and segment ids mostly in range (so that the reductions run), now and then anything. Each case
  * runs the synchronous call, then the enqueue call with guard bytes around every buffer at a
- * fuzzer-chosen offset, under the blocking error policy or the deferred one. A status other than the reference's, an output other than its bits, an output
- * written by a failed call, an input buffer written, or a touched guard byte aborts. Table bytes are the
- * fuzzer's: NaNs, infinities and subnormals included, which the rules make exact (docs/semantics.md,
- * section 9); on a device that flushes f32 subnormals (no CL_FP_DENORM) f32 results are not compared, nor
- * means where it divides f32 neither exactly nor in f64; the statuses and guards still are. */
+ * fuzzer-chosen offset, under the blocking error policy or the deferred one. A status other than the
+ * reference's, an output other than its bits, an output written by a failed call, an input buffer
+ * written, or a touched guard byte aborts. Table bytes are the fuzzer's: NaNs, infinities and subnormals
+ * included, which the rules make exact (docs/semantics.md, section 9); on a device that flushes f32
+ * subnormals (no CL_FP_DENORM) f32 results are not compared, nor means where it divides f32 neither
+ * exactly nor in f64; the statuses and guards still are. */
 #include "fuzz_device.h"
 #include "fuzz_input.h"
 
