@@ -1,5 +1,6 @@
-/* What the differential fuzz targets share: the OpenCL context they run on, buffers with guard bytes
- * around a tensor, and the checks of an output region between its guards. */
+/* What the differential fuzz targets share: the OpenCL contexts they run on (the blocking error policy's
+ * and the deferred one's), buffers with guard bytes around a tensor, and the checks of an output or an
+ * input between its guards. */
 #ifndef CLG_FUZZ_DEVICE_H
 #define CLG_FUZZ_DEVICE_H
 

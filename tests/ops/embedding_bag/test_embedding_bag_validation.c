@@ -311,8 +311,8 @@ START_TEST(first_bad_of_long_bag_structures)
         support_store_int(offsets, types[type], 3001, 4 * 3000 - 1); /* below offsets[3000], every value in range */
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[3001] = 11999 is less than offsets[3000] = 12000");
-        support_store_int(offsets, types[type], 4000,
-                          L + 1); /* and a later value out of range: the first failure is named */
+        /* and a later value out of range: the first failure is named */
+        support_store_int(offsets, types[type], 4000, L + 1);
         expect_values_refused(&d, indices, L * sizeof *indices, offsets, bytes, CLG_ERR_INVALID_OFFSETS,
                               "offsets[3001] = 11999 is less than offsets[3000] = 12000");
         support_store_int(offsets, types[type], 3001, 4 * 3001);
