@@ -41,6 +41,17 @@ HOT_INLINE uint f16_to_f32_bits(uint h)
     return sign | ((top + 103u) << 23) | ((mantissa << (23u - top)) & 0x7FFFFFu);
 }
 
+/* Finite f16 bits (exponent below 0x1F) as an f32, exactly and without a branch: a normal one by its
+ * exponent rebased, a subnormal one (or a zero) as its integer mantissa times 2^-24, a normal f32 (or
+ * zero) whatever the device does with subnormals. */
+HOT_INLINE float f16_finite_to_float(uint h)
+{
+    const uint sign = (h & 0x8000u) << 16, magnitude = h & 0x7FFFu;
+    const uint normal = (magnitude << 13) + (112u << 23);
+    const uint subnormal = as_uint((float)magnitude * 0x1p-24f);
+    return as_float(sign | (magnitude >= 0x400u ? normal : subnormal));
+}
+
 /* v >> shift (1..31), rounded to nearest, ties to even. */
 inline uint shift_right_rne(uint v, uint shift)
 {

@@ -75,6 +75,18 @@ HOT_INLINE float16 fbgemm_8bit_values16(__global const uchar *row, offset_t k, f
     return convert_float16(vload16(0, row + k)) * scale + bias;
 }
 
+/* Values k .. k + 31 (k even) of a 4-bit row with plain fields added to two sums of sixteen: *even takes
+ * the low nibbles of bytes k / 2 .. k / 2 + 15 (values k, k + 2, ..., k + 30), *odd the high ones. Each
+ * value is q * scale + bias by mad, fused or not: a 4-bit q times a scale widened from f16 is exact in
+ * f32, so either way the value is rounded once, to the bits fbgemm_scaled8 gives. */
+HOT_INLINE void fbgemm_4bit_add32(__global const uchar *row, offset_t k, float scale, float bias, float16 *even,
+                                  float16 *odd)
+{
+    const int16 bytes = convert_int16(vload16(0, row + (k >> 1)));
+    *even += mad(convert_float16(bytes & 15), (float16)(scale), (float16)(bias));
+    *odd += mad(convert_float16(bytes >> 4), (float16)(scale), (float16)(bias));
+}
+
 /* f32 bits of one value, any fields, both formats: the host reference's product_bits then sum_bits. */
 inline uint fbgemm_value_exact(int q, uint scale, uint bias) { return sum_exact(product_bits(q, scale), bias); }
 

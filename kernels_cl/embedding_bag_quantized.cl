@@ -44,13 +44,18 @@
 #endif
 #define QBAG_GROUPS (QBAG_PIECE / 8)
 
-/* The tuning's bag_quantized_lanes: 16 sums FBGEMM 8-bit rows in 16-lane vectors where a piece holds
+/* The tuning's bag_quantized_lanes: 16 sums FBGEMM's 8-bit rows in 16-lane vectors where a piece holds
  * whole 16-value groups (half the vector operations where the hardware has 16 lanes), 8 in the groups of
  * eight every format takes. */
 #ifndef QBAG_LANES
 #error "QBAG_LANES is a build option from the host's tuning table"
 #endif
 #define QBAG_WIDE (GGML_FBGEMM && QBAG_LANES == 16 && QBAG_GROUPS % 2 == 0)
+/* Under 16 lanes FBGEMM's 4-bit rows are summed 32 values a step, where a piece holds whole 32-value
+ * steps: the low and high nibbles of 16 bytes in two vectors of sixteen, each summing the columns of
+ * one parity (the same values in the same order for every column), put back in column order once a
+ * bag is summed. */
+#define QBAG_NIBBLES (QBAG_WIDE && QBAG_GROUPS % 4 == 0)
 
 inline void store_output(__global uchar *out, int out_kind, ulong k, uint bits)
 {
@@ -204,6 +209,12 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
 #pragma unroll
     for (int h = 0; h < QBAG_GROUPS / 2; ++h) w[h] = (float16)(0.0f);
 #endif
+#if QBAG_NIBBLES
+    const int nibbles = format == GGML_FBGEMM_4BIT && groups % 4 == 0;
+    float16 even[QBAG_GROUPS / 4], odd[QBAG_GROUPS / 4]; /* groups 4h .. 4h + 3, columns of either parity */
+#pragma unroll
+    for (int h = 0; h < QBAG_GROUPS / 4; ++h) even[h] = odd[h] = (float16)(0.0f);
+#endif
     ulong counted = 0;
     for (ulong i = start; i < end; ++i) {
         if (first) prefetch_quantized_ahead(q, in, data, scales, zp, i, index_size, format, row_bytes);
@@ -225,6 +236,14 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
             continue;
         }
 #endif
+#if QBAG_NIBBLES
+        if (nibbles) {
+#pragma unroll
+            for (int h = 0; h < QBAG_GROUPS / 4; ++h)
+                if (4 * h < groups) fbgemm_4bit_add32(r.at, k0 + 32 * h, r.scale, r.offset, &even[h], &odd[h]);
+            continue;
+        }
+#endif
 #pragma unroll
         for (int g = 0; g < QBAG_GROUPS; ++g)
             if (g < groups) a[g] += unit_values8(q, format, &r, k0 + 8 * g);
@@ -235,6 +254,18 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
         for (int h = 0; h < QBAG_GROUPS / 2; ++h) {
             a[2 * h] = w[h].lo;
             a[2 * h + 1] = w[h].hi;
+        }
+    }
+#endif
+#if QBAG_NIBBLES
+    if (nibbles) { /* the two parities interleaved back into column order */
+#pragma unroll
+        for (int h = 0; h < QBAG_GROUPS / 4; ++h) {
+            const float16 e = even[h], o = odd[h];
+            a[4 * h] = (float8)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3);
+            a[4 * h + 1] = (float8)(e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
+            a[4 * h + 2] = (float8)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb);
+            a[4 * h + 3] = (float8)(e.sc, o.sc, e.sd, o.sd, e.se, o.se, e.sf, o.sf);
         }
     }
 #endif

@@ -98,7 +98,7 @@ static const clg_tunable tunables[] = {
      "quantized EmbeddingBag: values of a unit a work-item reduces at once"},
     /* 8 or 16: a power of two and a multiple of 8 up to 16 */
     {FIELD(bag_quantized_lanes), 8, 16, 8, 1, NULL, "QBAG_LANES",
-     "quantized EmbeddingBag: lanes of the vectors an FBGEMM 8-bit row's values are summed in (8 or 16)"},
+     "quantized EmbeddingBag: lanes of the vectors an FBGEMM row's values are summed in (8 or 16)"},
     KERNEL(bag_quantized_prefetch_rows, "QBAG_PREFETCH_ROWS", 0, 1u << 20,
            "quantized EmbeddingBag runs: reducing index i, the row of index i + this is prefetched (0: none)"),
     KERNEL(bag_quantized_prefetch_ahead, "QBAG_PREFETCH_AHEAD", 0, 1u << 10,

@@ -85,7 +85,7 @@ typedef struct clg_tuning {
     uint32_t bag_sum_columns;                /* ... an f32 sum's widest pass: columns accumulated at once */
     uint32_t bag_quantized_piece_values;     /* EmbeddingBag over a quantized table: values of a unit a
                                               * work-item reduces at once, in registers */
-    uint32_t bag_quantized_lanes;            /* ... lanes of the vectors FBGEMM's 8-bit rows are summed in (8, 16) */
+    uint32_t bag_quantized_lanes;            /* ... lanes of the vectors FBGEMM's rows are summed in (8, 16) */
     uint32_t bag_quantized_prefetch_rows;    /* ... runs: reducing index i, the row of index i + this (0: none) */
     uint32_t bag_quantized_prefetch_ahead;   /* ... and the rows of its bag this many of its bags on (0: none) */
     uint32_t bag_quantized_prefetch_current; /* ... and (1) the rows of each bag (up to

@@ -472,6 +472,15 @@ static uint32_t pick_scale_bits(support_rng *rng)
     return sign | 0x7FC00000u | (uint32_t)support_below(rng, 0x3FFFFF);
 }
 
+/* An f16 field: pick_scale_bits's mix narrowed to f16, where an f32 subnormal becomes a zero, and one in
+ * eight an f16 subnormal (a normal f32 once widened, which the register loops take). */
+static uint16_t pick_f16_bits(support_rng *rng)
+{
+    if (support_below(rng, 8) == 0)
+        return (uint16_t)((support_below(rng, 2) ? 0x8000u : 0u) | (1u + (uint32_t)support_below(rng, 0x3FF)));
+    return clg_f32_to_f16_bits(pick_scale_bits(rng));
+}
+
 /* The table part of a random case: N rows of the layout, small rows. */
 static void make_table(support_rng *rng, clg_quant_layout layout, clg_embedding_bag_quantized_desc *d, int64_t N)
 {
@@ -548,11 +557,11 @@ static void fill_table(support_rng *rng, qbag_case *c)
         const size_t row = (size_t)c->desc.data.shape[1], eight = layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE;
         for (size_t r = 0; r + row <= c->data_bytes; r += row)
             for (size_t f = 0; f < 2; ++f) {
-                const uint32_t bits = pick_scale_bits(rng);
                 if (eight) {
+                    const uint32_t bits = pick_scale_bits(rng);
                     memcpy(c->data + r + row - 8 + 4 * f, &bits, 4);
                 } else {
-                    const uint16_t h = clg_f32_to_f16_bits(bits);
+                    const uint16_t h = pick_f16_bits(rng);
                     memcpy(c->data + r + row - 4 + 2 * f, &h, 2);
                 }
             }
@@ -563,7 +572,7 @@ static void fill_table(support_rng *rng, qbag_case *c)
     const int fields = block_bytes ? quant_ggml_f16_fields(c->desc.layout, at) : 0;
     for (size_t b = 0; fields && b + block_bytes <= c->data_bytes; b += block_bytes)
         for (int f = 0; f < fields; ++f) {
-            const uint16_t h = clg_f32_to_f16_bits(pick_scale_bits(rng));
+            const uint16_t h = pick_f16_bits(rng);
             memcpy(c->data + b + at[f], &h, 2);
         }
 }
@@ -793,7 +802,8 @@ END_TEST
 /* The register loops under 16 lanes and pieces of 64 values: rows of 112 values cut into a whole piece
  * (64), a half piece (32: its own loop) and a last one of 16 (the loop for any count), FBGEMM's 8-bit rows
  * summed 16 values a vector in all three; q8_0's 32-value units (128 values a row) take the half-piece
- * loop in groups of eight, FBGEMM's 4-bit rows the loops of their own. Rows whose fields the registers
+ * loop in groups of eight, FBGEMM's 4-bit rows 32 values a step by nibble parity in the whole and the half
+ * piece and eight at a time in the last. Rows whose fields the registers
  * cannot take start the bag over on the unit code, as above. */
 START_TEST(register_loops_sixteen_lanes)
 {
