@@ -75,16 +75,32 @@ HOT_INLINE float16 fbgemm_8bit_values16(__global const uchar *row, offset_t k, f
     return convert_float16(vload16(0, row + k)) * scale + bias;
 }
 
-/* Values k .. k + 31 (k even) of a 4-bit row with plain fields added to two sums of sixteen: *even takes
- * the low nibbles of bytes k / 2 .. k / 2 + 15 (values k, k + 2, ..., k + 30), *odd the high ones. Each
- * value is q * scale + bias by mad, fused or not: a 4-bit q times a scale widened from f16 is exact in
- * f32, so either way the value is rounded once, to the bits fbgemm_scaled8 gives. */
+/* q * scale + bias of a 4-bit q and a scale widened from f16: the product is exact in f32, so fused or
+ * not the value is rounded once, to the bits fbgemm_scaled8 gives. Fused where the host says the
+ * device's f32 fma is its hardware's (-DHARDWARE_FMA=1), else mad (which a compiler may fuse). */
+#if HARDWARE_FMA
+#define FBGEMM_4BIT_SCALED(q, scale, bias) fma(q, scale, bias)
+#else
+#define FBGEMM_4BIT_SCALED(q, scale, bias) mad(q, scale, bias)
+#endif
+
+/* Values k .. k + 15 (k even) of a 4-bit row with plain fields added to two sums of eight: *even takes the
+ * low nibbles of bytes k / 2 .. k / 2 + 7 (values k, k + 2, ..., k + 14), *odd the high ones. */
+HOT_INLINE void fbgemm_4bit_add16(__global const uchar *row, offset_t k, float scale, float bias, float8 *even,
+                                  float8 *odd)
+{
+    const int8 bytes = convert_int8(vload8(0, row + (k >> 1)));
+    *even += FBGEMM_4BIT_SCALED(convert_float8(bytes & 15), (float8)(scale), (float8)(bias));
+    *odd += FBGEMM_4BIT_SCALED(convert_float8(bytes >> 4), (float8)(scale), (float8)(bias));
+}
+
+/* The same for values k .. k + 31, in sums of sixteen. */
 HOT_INLINE void fbgemm_4bit_add32(__global const uchar *row, offset_t k, float scale, float bias, float16 *even,
                                   float16 *odd)
 {
     const int16 bytes = convert_int16(vload16(0, row + (k >> 1)));
-    *even += mad(convert_float16(bytes & 15), (float16)(scale), (float16)(bias));
-    *odd += mad(convert_float16(bytes >> 4), (float16)(scale), (float16)(bias));
+    *even += FBGEMM_4BIT_SCALED(convert_float16(bytes & 15), (float16)(scale), (float16)(bias));
+    *odd += FBGEMM_4BIT_SCALED(convert_float16(bytes >> 4), (float16)(scale), (float16)(bias));
 }
 
 /* f32 bits of one value, any fields, both formats: the host reference's product_bits then sum_bits. */

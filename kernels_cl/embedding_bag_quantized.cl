@@ -50,12 +50,20 @@
 #ifndef QBAG_LANES
 #error "QBAG_LANES is a build option from the host's tuning table"
 #endif
-#define QBAG_WIDE (GGML_FBGEMM && QBAG_LANES == 16 && QBAG_GROUPS % 2 == 0)
-/* Under 16 lanes FBGEMM's 4-bit rows are summed 32 values a step, where a piece holds whole 32-value
- * steps: the low and high nibbles of 16 bytes in two vectors of sixteen, each summing the columns of
- * one parity (the same values in the same order for every column), put back in column order once a
- * bag is summed. */
-#define QBAG_NIBBLES (QBAG_WIDE && QBAG_GROUPS % 4 == 0)
+#define QBAG_WIDE        (GGML_FBGEMM && QBAG_LANES == 16 && QBAG_GROUPS % 2 == 0)
+/* FBGEMM's 4-bit rows are summed 2 * QBAG_LANES values a step where a piece holds whole steps: the low
+ * and high nibbles of QBAG_LANES bytes in two vectors, each summing the columns of one parity (the same
+ * values in the same order for every column), put back in column order once a bag is summed. A step is
+ * QBAG_STEP_GROUPS groups of eight. */
+#define QBAG_STEP_GROUPS (QBAG_LANES / 4)
+#define QBAG_NIBBLES     (GGML_FBGEMM && QBAG_GROUPS % QBAG_STEP_GROUPS == 0)
+#if QBAG_LANES == 16
+typedef float16 nibble_sums;
+#define NIBBLE_STEP fbgemm_4bit_add32
+#else
+typedef float8 nibble_sums;
+#define NIBBLE_STEP fbgemm_4bit_add16
+#endif
 
 inline void store_output(__global uchar *out, int out_kind, ulong k, uint bits)
 {
@@ -210,10 +218,10 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
     for (int h = 0; h < QBAG_GROUPS / 2; ++h) w[h] = (float16)(0.0f);
 #endif
 #if QBAG_NIBBLES
-    const int nibbles = format == GGML_FBGEMM_4BIT && groups % 4 == 0;
-    float16 even[QBAG_GROUPS / 4], odd[QBAG_GROUPS / 4]; /* groups 4h .. 4h + 3, columns of either parity */
+    const int nibbles = format == GGML_FBGEMM_4BIT && groups % QBAG_STEP_GROUPS == 0;
+    nibble_sums even[QBAG_GROUPS / QBAG_STEP_GROUPS], odd[QBAG_GROUPS / QBAG_STEP_GROUPS]; /* step h's columns */
 #pragma unroll
-    for (int h = 0; h < QBAG_GROUPS / 4; ++h) even[h] = odd[h] = (float16)(0.0f);
+    for (int h = 0; h < QBAG_GROUPS / QBAG_STEP_GROUPS; ++h) even[h] = odd[h] = (nibble_sums)(0.0f);
 #endif
     ulong counted = 0;
     for (ulong i = start; i < end; ++i) {
@@ -239,8 +247,9 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
 #if QBAG_NIBBLES
         if (nibbles) {
 #pragma unroll
-            for (int h = 0; h < QBAG_GROUPS / 4; ++h)
-                if (4 * h < groups) fbgemm_4bit_add32(r.at, k0 + 32 * h, r.scale, r.offset, &even[h], &odd[h]);
+            for (int h = 0; h < QBAG_GROUPS / QBAG_STEP_GROUPS; ++h)
+                if (QBAG_STEP_GROUPS * h < groups)
+                    NIBBLE_STEP(r.at, k0 + 2 * QBAG_LANES * h, r.scale, r.offset, &even[h], &odd[h]);
             continue;
         }
 #endif
@@ -260,12 +269,14 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
 #if QBAG_NIBBLES
     if (nibbles) { /* the two parities interleaved back into column order */
 #pragma unroll
-        for (int h = 0; h < QBAG_GROUPS / 4; ++h) {
-            const float16 e = even[h], o = odd[h];
-            a[4 * h] = (float8)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3);
-            a[4 * h + 1] = (float8)(e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
+        for (int h = 0; h < QBAG_GROUPS / QBAG_STEP_GROUPS; ++h) {
+            const nibble_sums e = even[h], o = odd[h];
+            a[QBAG_STEP_GROUPS * h] = (float8)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3);
+            a[QBAG_STEP_GROUPS * h + 1] = (float8)(e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
+#if QBAG_LANES == 16
             a[4 * h + 2] = (float8)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb);
             a[4 * h + 3] = (float8)(e.sc, o.sc, e.sd, o.sd, e.se, o.se, e.sf, o.sf);
+#endif
         }
     }
 #endif

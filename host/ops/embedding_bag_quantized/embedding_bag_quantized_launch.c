@@ -13,6 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* -DHARDWARE_FMA=1 where the device says its f32 fma is fused in hardware (PoCL says so where the CPU
+ * has FMA): FBGEMM's 4-bit values then take one fma instead of a product and a sum, to the same bits
+ * (kernels_cl/dequant_fbgemm.h). A device without it would run fma in software. */
+static const char *hardware_fma_option(const clg_context *ctx)
+{
+    cl_device_fp_config config = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
+    return config & CL_FP_FMA ? " -DHARDWARE_FMA=1" : "";
+}
+
 clg_status clg_embedding_bag_quantized_borrow(clg_context *ctx, const void *program_plan, const char *name,
                                               clg_kernel_lease *lease)
 {
@@ -20,8 +30,8 @@ clg_status clg_embedding_bag_quantized_borrow(clg_context *ctx, const void *prog
     char index_rules[160], options[320];
     /* 64-bit offsets always: one program whatever the sizes (the bag loops are not the costly part) */
     clg_index_rules_options(CLG_I64, 1, 0, index_rules, sizeof index_rules);
-    snprintf(options, sizeof options, "%s%s%s", index_rules, clg_gather_quantized_family_option(&p->table),
-             clg_embedding_bag_division_options(ctx, CLG_F32));
+    snprintf(options, sizeof options, "%s%s%s%s", index_rules, clg_gather_quantized_family_option(&p->table),
+             clg_embedding_bag_division_options(ctx, CLG_F32), hardware_fma_option(ctx));
     return clg_borrow_kernel(ctx, &clg_kernel_embedding_bag_quantized, options, name, lease);
 }
 

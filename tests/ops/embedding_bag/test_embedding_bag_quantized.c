@@ -817,11 +817,24 @@ START_TEST(register_loops_sixteen_lanes)
 }
 END_TEST
 
+/* FBGEMM's 4-bit rows under 8 lanes and pieces of 64 values: 16 values a step by nibble parity in the
+ * whole piece (64), the half piece (32) and the last one (16) of a 112-value row, sum and mean. */
+START_TEST(register_loops_eight_lane_nibbles)
+{
+    support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
+                       "adjacent_local_size = 16\nbag_quantized_piece_values = 64\nbag_quantized_lanes = 8\n");
+    support_rng rng = {seed_value() ^ 0x8E16ull};
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_SUM, "8 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_MEAN, "8 lanes");
+    support_use_tuning(NULL);
+}
+END_TEST
+
 int main(void)
 {
     return support_run_tests("embedding_bag_quantized", 900,
                              SUPPORT_TESTS(q8_0_offsets_sum, ort_u4_packed_mean_f16, ov_offsets_weights_default_index,
                                            q4_K_max_padding_idx, refused_descriptors, hostile_values, random_cases,
                                            wide_rows_many_bags, register_loops_whole_pieces,
-                                           register_loops_sixteen_lanes));
+                                           register_loops_sixteen_lanes, register_loops_eight_lane_nibbles));
 }
