@@ -15,9 +15,10 @@ GGML_BLOCKS = {"q4_0": (32, 18, (0,)), "q4_1": (32, 20, (0, 2)), "q5_0": (32, 22
                "q6_K": (256, 210, (208,)), "iq4_xs": (256, 136, (0,))}
 # ONNX Runtime's two table forms, and every ggml layout (clgather-bench's table takes any)
 LAYOUTS = ("ort-u4", "ort-u8") + tuple("ggml-" + t for t in GGML_BLOCKS)
-# EmbeddingBag's table forms (op=bag): fbgemm-8bit-rowwise is FBGEMM's and PyTorch's byte rowwise rows
-# (D u8 values, then an f32 scale and an f32 bias)
-BAG_LAYOUTS = ("fbgemm-8bit-rowwise",)
+# EmbeddingBag's table forms (op=bag): FBGEMM's and PyTorch's rowwise rows, fbgemm-8bit-rowwise (D u8
+# values, then an f32 scale and an f32 bias) and fbgemm-4bit-rowwise (D / 2 bytes of two nibbles, the
+# lower-indexed value in the low one, then an f16 scale and an f16 bias)
+BAG_LAYOUTS = ("fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise")
 BAG_FORMS = ("offsets", "packed")
 BAG_MODES = ("sum", "mean", "max")
 

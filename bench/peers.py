@@ -692,23 +692,31 @@ def ov_tree(steps, parents, lens, end):
 # t*D ...), the table-batched layout FBGEMM gives. layout=fbgemm-8bit-rowwise: each row D u8 (data
 # stream bytes, row r at r*D) then an f32 scale and an f32 bias (stream seed + 2, value r: scale
 # 2^-(7 + (v & 3)), bias (int8)(v >> 8) / 64), so q * scale + bias and every sum are exact in f32.
+# layout=fbgemm-4bit-rowwise: the same with D / 2 bytes of two nibbles a row (value 2j the low nibble of
+# byte j; data stream bytes, row r at r*D/2) and the scale and bias in f16, where they are exact too.
 
 def make_bag_inputs(case):
     (N, D), (B, K), T = case.data_shape, case.index_shape, case.tables
     idx = (sm_values(case.seed, T * B * K) % np.uint64(N)).astype(np.int64).reshape(T, B * K)
     offsets = np.arange(B, dtype=np.int64) * K
     inp = {"N": N, "D": D, "B": B, "K": K, "T": T, "idx": idx, "offsets": offsets, "mode": case.mode}
-    if case.layout == "fbgemm-8bit-rowwise":
+    if case.layout in ("fbgemm-8bit-rowwise", "fbgemm-4bit-rowwise"):
         # T tables of N rows, table t's rows after table t - 1's in both streams (as clgather-bench's)
-        q = fill_bytes(T * N * D, case.seed + 1).reshape(T, N, D)
+        eight = case.layout == "fbgemm-8bit-rowwise"
+        packed = D if eight else D // 2
         v = sm_values(case.seed + 2, T * N).reshape(T, N)
         scale = np.ldexp(np.float32(1), -(7 + (v & np.uint64(3)).astype(np.int32))).astype(np.float32)
         bias = ((v >> np.uint64(8)).astype(np.uint8).view(np.int8).astype(np.float32) / np.float32(64))
-        rows = aligned_empty((T, N, D + 8), np.uint8)
-        rows[:, :, :D] = q
-        rows[:, :, D:D + 4] = scale.view(np.uint8).reshape(T, N, 4)
-        rows[:, :, D + 4:] = bias.view(np.uint8).reshape(T, N, 4)
-        inp.update(kind="8bit", rows=rows, q=q, scale=scale, bias=bias)
+        field = np.float32 if eight else np.float16  # every scale and bias is exact in f16
+        rows = aligned_empty((T, N, packed + 2 * np.dtype(field).itemsize), np.uint8)
+        rows[:, :, :packed] = fill_bytes(T * N * packed, case.seed + 1).reshape(T, N, packed)
+        rows[:, :, packed:] = np.stack([scale.astype(field), bias.astype(field)], axis=-1).view(np.uint8)
+        if eight:
+            q = rows[:, :, :D]
+        else:  # the nibbles, value 2j the low one of byte j
+            q = np.empty((T, N, D), np.uint8)
+            q[:, :, 0::2], q[:, :, 1::2] = rows[:, :, :packed] & 15, rows[:, :, :packed] >> 4
+        inp.update(kind="8bit" if eight else "4bit", layout=case.layout, rows=rows, q=q, scale=scale, bias=bias)
         return inp
     bits = sm_values(case.seed + 1, T * N * D).astype(np.uint16).view(np.int16)
     inp.update(kind="f32", tables=page_aligned((bits.astype(np.float32) / np.float32(256)).reshape(T, N, D)))
@@ -726,7 +734,7 @@ def numpy_bag(inp):
 
     def run():
         for t in range(T):
-            if inp["kind"] == "8bit":
+            if inp["kind"] in ("8bit", "4bit"):
                 rows = inp["idx"][t]
                 x = inp["q"][t][rows].astype(np.float32) * inp["scale"][t][rows, None] + inp["bias"][t][rows, None]
             else:
@@ -736,26 +744,28 @@ def numpy_bag(inp):
 
 
 def torch_bag(inp):
-    """torch.nn.functional.embedding_bag, one call a table (f32); the 8-bit tables through
-    torch.ops.quantized.embedding_bag_byte_rowwise_offsets, FBGEMM's kernel inside PyTorch, one call a
-    table. Several tables: the calls' outputs joined into the [B, T * D] a table-batched call gives."""
+    """torch.nn.functional.embedding_bag, one call a table (f32); the 8-bit and 4-bit tables through
+    torch.ops.quantized.embedding_bag_byte_rowwise_offsets and embedding_bag_4bit_rowwise_offsets, FBGEMM's
+    kernels inside PyTorch, one call a table. Several tables: the calls' outputs joined into the
+    [B, T * D] a table-batched call gives."""
     import torch
     import torch.nn.functional as F
     T, D = inp["T"], inp["D"]
     offsets = torch.from_numpy(inp["offsets"])
     idx = [torch.from_numpy(inp["idx"][t]) for t in range(T)]
     holder = {}
-    if inp["kind"] == "8bit":
-        check_byte_prepack_layout(torch)
+    if inp["kind"] in ("8bit", "4bit"):
+        check_prepack_layout(torch, inp["kind"])
         packed = [torch.from_numpy(inp["rows"][t]) for t in range(T)]
+        op = (torch.ops.quantized.embedding_bag_byte_rowwise_offsets if inp["kind"] == "8bit" else
+              torch.ops.quantized.embedding_bag_4bit_rowwise_offsets)
 
-        def bag_8bit(t):
-            return torch.ops.quantized.embedding_bag_byte_rowwise_offsets(
-                packed[t], idx[t], offsets, mode=0, include_last_offset=False)
+        def bag_rows(t):
+            return op(packed[t], idx[t], offsets, mode=0, include_last_offset=False)
 
-        def run_8bit():
-            holder["o"] = bag_8bit(0) if T == 1 else torch.cat([bag_8bit(t) for t in range(T)], dim=1)
-        return run_8bit, (lambda: holder["o"].numpy())
+        def run_rows():
+            holder["o"] = bag_rows(0) if T == 1 else torch.cat([bag_rows(t) for t in range(T)], dim=1)
+        return run_rows, (lambda: holder["o"].numpy())
     tables = [torch.from_numpy(inp["tables"][t]) for t in range(T)]
     if T == 1:
         def run_one():
@@ -768,15 +778,25 @@ def torch_bag(inp):
     return run_each, (lambda: holder["o"].numpy())
 
 
-def check_byte_prepack_layout(torch):
-    """The 8-bit case hands PyTorch its rows as they are; this checks on a small table that they are in
-    the layout torch.ops.quantized.embedding_bag_byte_prepack makes (D u8, then f32 scale and bias)."""
+def check_prepack_layout(torch, kind):
+    """The 8-bit and 4-bit cases hand PyTorch their rows as they are; this checks on a small table that
+    they are in the layout torch.ops.quantized.embedding_bag_byte_prepack (D u8, then an f32 scale and
+    bias) or embedding_bag_4bit_prepack (D / 2 bytes, value 2j the low nibble of byte j, then an f16
+    scale and bias) makes."""
     w = torch.tensor([[0.0, 1.0, 2.0, 3.0], [-1.0, -0.5, 0.5, 7.0]], dtype=torch.float32)
-    packed = torch.ops.quantized.embedding_bag_byte_prepack(w).numpy()
-    scale, bias = packed[:, 4:8].copy().view(np.float32)[:, 0], packed[:, 8:12].copy().view(np.float32)[:, 0]
-    if packed.shape != (2, 12) or not np.allclose(packed[:, :4] * scale[:, None] + bias[:, None], w.numpy(),
-                                                   atol=float(scale.max())):
-        raise RuntimeError(f"embedding_bag_byte_prepack's rows are not D u8 + f32 scale + f32 bias ({packed.shape})")
+    if kind == "8bit":
+        packed = torch.ops.quantized.embedding_bag_byte_prepack(w).numpy()
+        q, fields, what = packed[:, :4], packed[:, 4:12].copy().view(np.float32), "D u8 + f32 scale + f32 bias"
+        width = 12
+    else:
+        packed = torch.ops.quantized.embedding_bag_4bit_prepack(w).numpy()
+        q = np.stack([packed[:, :2] & 15, packed[:, :2] >> 4], axis=-1).reshape(2, 4)
+        fields, what = packed[:, 2:6].copy().view(np.float16).astype(np.float32), "D/2 nibble bytes + f16 scale + bias"
+        width = 6
+    scale, bias = fields[:, 0], fields[:, 1]
+    if packed.shape != (2, width) or not np.allclose(
+            q * scale[:, None] + bias[:, None], w.numpy(), atol=float(scale.max())):
+        raise RuntimeError(f"PyTorch's {kind} prepacked rows are not {what} ({packed.shape})")
 
 
 def openvino_bag(inp):
@@ -802,10 +822,10 @@ def openvino_bag(inp):
 
 def fbgemm_bag(inp):
     """FBGEMM's CPU table-batched embedding (fbgemm-gpu-cpu): f32 tables through
-    SplitTableBatchedEmbeddingBagsCodegen (host tables, CPU compute), the 8-bit table through the
-    inference TBE IntNBitTableBatchedEmbeddingBagsCodegen with INT8 rows (its rows carry the scale and bias
-    as f16 before the values: the case's are exact in f16, so the values are the same). One call for all
-    tables: indices of every table concatenated, offsets over T * B bags."""
+    SplitTableBatchedEmbeddingBagsCodegen (host tables, CPU compute), the 8-bit and 4-bit tables through the
+    inference TBE IntNBitTableBatchedEmbeddingBagsCodegen with INT8 or INT4 rows (its rows carry the scale
+    and bias as f16 before the values: the case's are exact in f16, so the values are the same). One call
+    for all tables: indices of every table concatenated, offsets over T * B bags."""
     import torch
     import fbgemm_gpu  # noqa: F401  (registers torch.ops.fbgemm)
     from fbgemm_gpu.split_embedding_configs import SparseType
@@ -816,15 +836,18 @@ def fbgemm_bag(inp):
     pooling = PoolingMode.SUM if inp["mode"] == "sum" else PoolingMode.MEAN
     indices = torch.from_numpy(inp["idx"].reshape(-1).copy())
     offsets = torch.arange(T * B + 1, dtype=torch.int64) * K
-    if inp["kind"] == "8bit":
+    if inp["kind"] in ("8bit", "4bit"):
         from fbgemm_gpu.split_table_batched_embeddings_ops_inference import IntNBitTableBatchedEmbeddingBagsCodegen
+        eight = inp["kind"] == "8bit"
         emb = IntNBitTableBatchedEmbeddingBagsCodegen(
-            [(f"t{t}", N, D, SparseType.INT8, EmbeddingLocation.HOST) for t in range(T)], pooling_mode=pooling,
-            device="cpu", output_dtype=SparseType.FP32)
+            [(f"t{t}", N, D, SparseType.INT8 if eight else SparseType.INT4, EmbeddingLocation.HOST)
+             for t in range(T)], pooling_mode=pooling, device="cpu", output_dtype=SparseType.FP32)
         emb.fill_random_weights()
-        # each table's values [N, D (+ padding)] u8 and its rows' f16 scale and bias [N, 4] (views of its rows)
+        # each table's packed values [N, D (4-bit: D / 2) (+ padding)] u8 and its rows' f16 scale and bias
+        # [N, 4] (views of its rows)
+        packed = D if eight else D // 2
         for t, (weights, scale_shift) in enumerate(emb.split_embedding_weights(split_scale_shifts=True)):
-            weights.numpy()[:, :D] = inp["q"][t]
+            weights.numpy()[:, :packed] = inp["rows"][t][:, :packed]
             qparams = scale_shift.numpy()
             qparams[:, 0:2] = inp["scale"][t].astype(np.float16).view(np.uint8).reshape(N, 2)
             qparams[:, 2:4] = inp["bias"][t].astype(np.float16).view(np.uint8).reshape(N, 2)
@@ -856,16 +879,15 @@ def clgather_bag(inp, ctx):
     import clgather
     T, B, K = inp["T"], inp["B"], inp["K"]
     out = bag_output(inp)
-    eight = inp["kind"] == "8bit"
-    layout = "fbgemm-8bit-rowwise" if eight else None
-    tables = [inp["rows"][t] if eight else inp["tables"][t] for t in range(T)]
+    layout = inp.get("layout")  # None: f32 tables
+    tables = [inp["rows"][t] if layout else inp["tables"][t] for t in range(T)]
     if T == 1:
         indices, offsets = inp["idx"][0], inp["offsets"]
 
         def run_one():
             clgather.embedding_bag(tables[0], indices, offsets, mode=inp["mode"], layout=layout, ctx=ctx, out=out)
         return run_one, (lambda: out)
-    packed = clgather.PackedTables(tables, layouts=[layout] * T if eight else None)
+    packed = clgather.PackedTables(tables, layouts=[layout] * T if layout else None)
     indices = inp["idx"].reshape(-1)
     offsets = np.arange(T * B + 1, dtype=np.int64) * K
 

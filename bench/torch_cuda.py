@@ -109,9 +109,10 @@ def quant_case(torch, dev, case):
 
 def bag_case(torch, dev, case):
     """EmbeddingBag (op=bag, offsets form): F.embedding_bag, one call a table (a table-batched case
-    concatenates the tables' outputs to [B, T * D], as FBGEMM lays them out). The 8-bit rowwise table:
-    gather the rows' values, scales and biases, dequantize in f32 and sum each bag (PyTorch's quantized
-    embedding_bag_byte_rowwise_offsets runs on the CPU only). Bytes: indices and offsets read, every
+    concatenates the tables' outputs to [B, T * D], as FBGEMM lays them out). The 8-bit and 4-bit rowwise
+    tables: gather the rows' values (the 4-bit ones unpacked, a value a byte), scales and biases, dequantize
+    in f32 and sum each bag (PyTorch's quantized embedding_bag_byte_rowwise_offsets and
+    embedding_bag_4bit_rowwise_offsets run on the CPU only). Bytes: indices and offsets read, every
     gathered row read, output written, as clgather-bench counts them."""
     import torch.nn.functional as F
     inp = make_bag_inputs(case)
@@ -122,7 +123,7 @@ def bag_case(torch, dev, case):
     offsets = torch.from_numpy(inp["offsets"]).to(dev)
     idx = [torch.from_numpy(inp["idx"][t]).to(dev) for t in range(T)]
     index_bytes = inp["idx"].nbytes + T * inp["offsets"].nbytes
-    if inp["kind"] == "8bit":  # tables [T, N, D] (q) and [T, N] (scale, bias)
+    if inp["kind"] in ("8bit", "4bit"):  # tables [T, N, D] (q, one value a byte) and [T, N] (scale, bias)
         q = torch.from_numpy(inp["q"]).to(dev)
         scale, bias = torch.from_numpy(inp["scale"]).to(dev), torch.from_numpy(inp["bias"]).to(dev)
 
@@ -132,7 +133,7 @@ def bag_case(torch, dev, case):
 
         def run_8bit():
             return bag_8bit(0) if T == 1 else torch.cat([bag_8bit(t) for t in range(T)], 1)
-        moved = index_bytes + T * B * K * (D + 8) + ref.nbytes
+        moved = index_bytes + T * B * K * inp["rows"].shape[2] + ref.nbytes  # the packed rows' bytes
         return run_8bit, "gather, dequantize, sum (torch ops)" + (" a table, then cat" if T > 1 else ""), ref, moved
     tables = [torch.from_numpy(inp["tables"][t]).to(dev) for t in range(T)]
     moved = index_bytes + T * B * K * D * 4 + ref.nbytes

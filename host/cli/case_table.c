@@ -581,35 +581,51 @@ static void fill_tree(const case_spec *c, case_inputs *in)
     in->index_fnv = fnv1a(parents, n * 4);
 }
 
-/* The 8-bit tables' rows (tables=T: T * N of them, table t's after table t - 1's): D u8 (stream seed + 1's
- * bytes, row r's at r * D of the stream), then an f32 scale and an f32 bias from stream seed + 2's value v
- * of row r: scale 2^-(7 + (v & 3)), bias (int8)(v >> 8) / 64, so that q * scale + bias and every bag's sum
- * are exact in f32. */
-static void fill_bag_8bit_rows(const case_spec *c, unsigned char *rows)
+/* f16 bits of k / 64 (k in [-128, 127]): exact, a normal f16 or zero. */
+static uint16_t f16_bits_of_64ths(int k)
 {
+    if (k == 0) return 0;
+    const unsigned m = (unsigned)(k < 0 ? -k : k);
+    int top = 0;
+    while ((m >> (top + 1)) != 0) ++top;
+    const unsigned exponent = (unsigned)(top - 6 + 15), mantissa = (m << (10 - top)) & 0x3FFu;
+    return (uint16_t)((k < 0 ? 0x8000u : 0u) | (exponent << 10) | mantissa);
+}
+
+/* FBGEMM's rowwise tables (tables=T: T * N rows, table t's after table t - 1's): a row's packed values
+ * (8-bit: D bytes; 4-bit: D / 2 bytes of two nibbles) from stream seed + 1's bytes, row r's at r times
+ * their count, then its scale and bias (8-bit: f32; 4-bit: f16) from stream seed + 2's value v of row r:
+ * scale 2^-(7 + (v & 3)), bias (int8)(v >> 8) / 64, both exact in f16, so that q * scale + bias and every
+ * bag's sum are exact in f32. */
+static void fill_bag_fbgemm_rows(const case_spec *c, unsigned char *rows)
+{
+    const int eight = c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE;
     const size_t N = (size_t)(c->data_shape[0] * c->bag_tables), D = (size_t)c->data_shape[1];
-    for (size_t i = 0; i < N * D; ++i)
-        rows[i / D * (D + 8) + i % D] = (unsigned char)(splitmix_value(c->seed + 1, i / 8) >> (8 * (i % 8)));
+    const size_t packed = eight ? D : D / 2, row = packed + (eight ? 8 : 4);
+    for (size_t i = 0; i < N * packed; ++i)
+        rows[i / packed * row + i % packed] = (unsigned char)(splitmix_value(c->seed + 1, i / 8) >> (8 * (i % 8)));
     for (size_t r = 0; r < N; ++r) {
         const uint64_t v = splitmix_value(c->seed + 2, r);
-        const uint32_t scale_bits = (uint32_t)(127 - 7 - (int)(v & 3)) << 23; /* 2^-(7 + (v & 3)) */
-        const float bias = (float)(int8_t)(uint8_t)(v >> 8) / 64.0f;
-        memcpy(rows + r * (D + 8) + D, &scale_bits, 4);
-        memcpy(rows + r * (D + 8) + D + 4, &bias, 4);
+        const int exponent = 7 + (int)(v & 3), bias_64ths = (int8_t)(uint8_t)(v >> 8);
+        unsigned char *fields = rows + r * row + packed;
+        if (eight) {
+            const uint32_t scale_bits = (uint32_t)(127 - exponent) << 23;
+            const float bias = (float)bias_64ths / 64.0f;
+            memcpy(fields, &scale_bits, 4);
+            memcpy(fields + 4, &bias, 4);
+        } else {
+            const uint16_t scale_bits = (uint16_t)((15 - exponent) << 10), bias_bits = f16_bits_of_64ths(bias_64ths);
+            memcpy(fields, &scale_bits, 2);
+            memcpy(fields + 2, &bias_bits, 2);
+        }
     }
 }
 
-/* A 4-bit FBGEMM or a ggml table: stream seed + 1's bytes, then every f16 field finite (FBGEMM's
- * scale and bias, ggml's d and m or dmin), as the dequantizing gather's cases have them. */
-static void fill_bag_packed_rows(const case_spec *c, unsigned char *rows, size_t bytes)
+/* A ggml table: stream seed + 1's bytes, then every f16 field finite (d and m or dmin), as the
+ * dequantizing gather's cases have them. */
+static void fill_bag_ggml_rows(const case_spec *c, unsigned char *rows, size_t bytes)
 {
     fill_bytes(rows, bytes, c->seed + 1);
-    if (c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
-        const size_t row = (size_t)c->data_shape[1] / 2 + 4;
-        finite_f16(rows + row - 4, bytes / row, row);
-        finite_f16(rows + row - 2, bytes / row, row);
-        return;
-    }
     const size_t block = c->ggml_type->block_bytes;
     for (int f = 0; f < 2; ++f)
         if (c->ggml_type->f16_fields[f] != CLI_GGUF_NO_FIELD)
@@ -621,12 +637,12 @@ static void fill_bag_packed_rows(const case_spec *c, unsigned char *rows, size_t
  * comes out the same in any order and every peer's output can be compared bit for bit. */
 static void fill_bag_table(const case_spec *c, case_inputs *in)
 {
-    if (c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE) {
-        fill_bag_8bit_rows(c, in->host[0]);
+    if (c->bag_layout == CLG_QUANT_FBGEMM_8BIT_ROWWISE || c->bag_layout == CLG_QUANT_FBGEMM_4BIT_ROWWISE) {
+        fill_bag_fbgemm_rows(c, in->host[0]);
         return;
     }
     if (c->bag_layout) {
-        fill_bag_packed_rows(c, in->host[0], (size_t)in->bytes[0]);
+        fill_bag_ggml_rows(c, in->host[0], (size_t)in->bytes[0]);
         return;
     }
     const size_t count = (size_t)in->bytes[0] / clg_dtype_size(c->data_type);
