@@ -22,7 +22,8 @@ struct clg_context {
     cl_uint address_bits;          /* CL_DEVICE_ADDRESS_BITS: a global size must fit the device's size_t */
     size_t base_align_bytes;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     cl_uint compute_units;
-    uint64_t local_mem_bytes;   /* CL_DEVICE_LOCAL_MEM_SIZE */
+    cl_device_fp_config single_fp_config; /* CL_DEVICE_SINGLE_FP_CONFIG: the kernels' f32 build options */
+    uint64_t local_mem_bytes;             /* CL_DEVICE_LOCAL_MEM_SIZE */
     int local_mem_dedicated;    /* CL_DEVICE_LOCAL_MEM_TYPE is CL_LOCAL: on-chip, not carved out of global memory */
     clg_device_profile profile; /* the driver and the build options it needs */
     clg_tuning tuning;          /* every launcher's choices (core/tuning.h) */

@@ -18,9 +18,7 @@ static int table_kind(clg_dtype t) { return t == CLG_F32 ? 0 : t == CLG_F16 ? 1 
 const char *clg_embedding_bag_division_options(const clg_context *ctx, clg_dtype table)
 {
     if (table == CLG_F64) return "";
-    cl_device_fp_config config = 0;
-    clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
-    if (config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) return " -cl-fp32-correctly-rounded-divide-sqrt";
+    if (ctx->single_fp_config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) return " -cl-fp32-correctly-rounded-divide-sqrt";
     return ctx->info.has_fp64 ? " -DF64_DIVISION=1" : "";
 }
 

@@ -18,9 +18,7 @@
  * (kernels_cl/dequant_fbgemm.h). A device without it would run fma in software. */
 static const char *hardware_fma_option(const clg_context *ctx)
 {
-    cl_device_fp_config config = 0;
-    clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
-    return config & CL_FP_FMA ? " -DHARDWARE_FMA=1" : "";
+    return ctx->single_fp_config & CL_FP_FMA ? " -DHARDWARE_FMA=1" : "";
 }
 
 clg_status clg_embedding_bag_quantized_borrow(clg_context *ctx, const void *program_plan, const char *name,
