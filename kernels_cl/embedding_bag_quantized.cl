@@ -274,8 +274,8 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
             a[QBAG_STEP_GROUPS * h] = (float8)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3);
             a[QBAG_STEP_GROUPS * h + 1] = (float8)(e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
 #if QBAG_LANES == 16
-            a[4 * h + 2] = (float8)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb);
-            a[4 * h + 3] = (float8)(e.sc, o.sc, e.sd, o.sd, e.se, o.se, e.sf, o.sf);
+            a[QBAG_STEP_GROUPS * h + 2] = (float8)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb);
+            a[QBAG_STEP_GROUPS * h + 3] = (float8)(e.sc, o.sc, e.sd, o.sd, e.se, o.se, e.sf, o.sf);
 #endif
         }
     }
