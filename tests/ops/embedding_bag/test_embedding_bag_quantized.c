@@ -799,6 +799,17 @@ START_TEST(register_loops_whole_pieces)
 }
 END_TEST
 
+/* The tuning of the two tests below: small groups, and pieces of 64 values summed in vectors of `lanes`. */
+static void use_pieces_of_64(int lanes)
+{
+    char tuning[200];
+    snprintf(tuning, sizeof tuning,
+             "grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
+             "adjacent_local_size = 16\nbag_quantized_piece_values = 64\nbag_quantized_lanes = %d\n",
+             lanes);
+    support_use_tuning(tuning);
+}
+
 /* The register loops under 16 lanes and pieces of 64 values: rows of 112 values cut into a whole piece
  * (64), a half piece (32: its own loop) and a last one of 16 (the loop for any count), FBGEMM's 8-bit rows
  * summed 16 values a vector in all three; q8_0's 32-value units (128 values a row) take the half-piece
@@ -807,8 +818,7 @@ END_TEST
  * cannot take start the bag over on the unit code, as above. */
 START_TEST(register_loops_sixteen_lanes)
 {
-    support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
-                       "adjacent_local_size = 16\nbag_quantized_piece_values = 64\nbag_quantized_lanes = 16\n");
+    use_pieces_of_64(16);
     support_rng rng = {seed_value() ^ 0x16E5ull};
     register_loop_case(&rng, CLG_QUANT_FBGEMM_8BIT_ROWWISE, 112, CLG_BAG_SUM, "16 lanes");
     register_loop_case(&rng, CLG_QUANT_GGML_Q8_0, 128, CLG_BAG_MEAN, "16 lanes");
@@ -821,8 +831,7 @@ END_TEST
  * whole piece (64), the half piece (32) and the last one (16) of a 112-value row, sum and mean. */
 START_TEST(register_loops_eight_lane_nibbles)
 {
-    support_use_tuning("grid_groups_per_cu = 1\nruns_groups_per_cu = 1\nruns_local_size = 2\n"
-                       "adjacent_local_size = 16\nbag_quantized_piece_values = 64\nbag_quantized_lanes = 8\n");
+    use_pieces_of_64(8);
     support_rng rng = {seed_value() ^ 0x8E16ull};
     register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_SUM, "8 lanes");
     register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_MEAN, "8 lanes");
