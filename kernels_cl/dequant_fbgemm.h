@@ -35,16 +35,25 @@ HOT_INLINE uint fbgemm_u32_at(__global const uchar *at)
     return (uint)at[0] | ((uint)at[1] << 8) | ((uint)at[2] << 16) | ((uint)at[3] << 24);
 }
 
+/* A 4-bit row's scale and bias as the f16 bits it holds. */
+HOT_INLINE void fbgemm_4bit_f16_fields(__global const uchar *row, offset_t D, uint *scale, uint *bias)
+{
+    __global const uchar *at = row + fbgemm_fields_at(GGML_FBGEMM_4BIT, D);
+    *scale = (uint)at[0] | ((uint)at[1] << 8);
+    *bias = (uint)at[2] | ((uint)at[3] << 8);
+}
+
 /* A row's scale and bias as f32 bits. */
 HOT_INLINE void fbgemm_fields(int format, __global const uchar *row, offset_t D, uint *scale, uint *bias)
 {
-    __global const uchar *at = row + fbgemm_fields_at(format, D);
     if (format == GGML_FBGEMM_8BIT) {
+        __global const uchar *at = row + fbgemm_fields_at(format, D);
         *scale = fbgemm_u32_at(at);
         *bias = fbgemm_u32_at(at + 4);
     } else {
-        *scale = f16_to_f32_bits((uint)at[0] | ((uint)at[1] << 8));
-        *bias = f16_to_f32_bits((uint)at[2] | ((uint)at[3] << 8));
+        fbgemm_4bit_f16_fields(row, D, scale, bias);
+        *scale = f16_to_f32_bits(*scale);
+        *bias = f16_to_f32_bits(*bias);
     }
 }
 

@@ -48,8 +48,8 @@ HOT_INLINE int block_registers_at(const dequant_params *q, const int format, __g
     uint scale, offset;
 #if GGML_FBGEMM
     if (format == GGML_FBGEMM_4BIT) { /* f16 fields: a finite one widens to a normal f32 or zero */
-        __global const uchar *fields = at + fbgemm_fields_at(format, q->bs);
-        const uint s16 = (uint)fields[0] | ((uint)fields[1] << 8), b16 = (uint)fields[2] | ((uint)fields[3] << 8);
+        uint s16, b16;
+        fbgemm_4bit_f16_fields(at, q->bs, &s16, &b16);
         r->scale = f16_finite_to_float(s16);
         r->offset = f16_finite_to_float(b16);
         return (s16 & 0x7C00u) != 0x7C00u && (b16 & 0x7C00u) != 0x7C00u;
