@@ -288,9 +288,9 @@ HOT_INLINE int combine_rows_in_registers(const dequant_params *q, const int form
 }
 
 /* combine_rows_in_registers for each of the program's two register formats: with i64 indices and a
- * whole piece (constants: no switch on the index width, no test for the groups), or any; and for the
- * first format a piece of half that (a table-batched call's narrower tables, as a row of 64 values
- * under pieces of 128), which the loop for any count would take with a test for each group. */
+ * whole piece (constants: no switch on the index width, no test for the groups), a piece of half that
+ * (a table-batched call's narrower tables, as a row of 64 values under pieces of 128), or any count,
+ * which takes a test for each group. */
 #define REGISTER_LOOP(name, format, index_size, known_groups)                                                       \
     OWN_FUNCTION int name(const dequant_params *q, const bag_inputs *in, __global const uchar *data,                \
                           __global const uchar *scales, __global const uchar *zp, const piece *pc, ulong start,     \
@@ -305,6 +305,9 @@ REGISTER_LOOP(first_format_half_i64, REGISTER_FORMAT_FIRST, 8, QBAG_GROUPS / 2)
 #endif
 REGISTER_LOOP(first_format_any, REGISTER_FORMAT_FIRST, 0, 0)
 REGISTER_LOOP(second_format_whole_i64, REGISTER_FORMAT_SECOND, 8, QBAG_GROUPS)
+#if QBAG_GROUPS % 2 == 0
+REGISTER_LOOP(second_format_half_i64, REGISTER_FORMAT_SECOND, 8, QBAG_GROUPS / 2)
+#endif
 REGISTER_LOOP(second_format_any, REGISTER_FORMAT_SECOND, 0, 0)
 
 /* acc's groups of the piece set to the mode's starting value (those past the piece neither set nor
@@ -333,16 +336,21 @@ inline void reduce_piece(const dequant_params *q, const bag_inputs *in, __global
     int done = 0;
     if (in->mode != MODE_MAX && !in->has_weights && pc->count % 8 == 0) {
         const int whole_i64 = in->index_size == 8 && pc->count == QBAG_PIECE;
+        const int half_i64 = in->index_size == 8 && 2 * pc->count == QBAG_PIECE;
         if (q->ggml == REGISTER_FORMAT_FIRST && whole_i64)
             done = first_format_whole_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
 #if QBAG_GROUPS % 2 == 0
-        else if (q->ggml == REGISTER_FORMAT_FIRST && in->index_size == 8 && 2 * pc->count == QBAG_PIECE)
+        else if (q->ggml == REGISTER_FORMAT_FIRST && half_i64)
             done = first_format_half_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
 #endif
         else if (q->ggml == REGISTER_FORMAT_FIRST)
             done = first_format_any(q, in, data, scales, zp, pc, start, end, first, acc, &n);
         else if (q->ggml == REGISTER_FORMAT_SECOND && whole_i64)
             done = second_format_whole_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
+#if QBAG_GROUPS % 2 == 0
+        else if (q->ggml == REGISTER_FORMAT_SECOND && half_i64)
+            done = second_format_half_i64(q, in, data, scales, zp, pc, start, end, first, acc, &n);
+#endif
         else if (q->ggml == REGISTER_FORMAT_SECOND)
             done = second_format_any(q, in, data, scales, zp, pc, start, end, first, acc, &n);
         if (!done) start_piece(in, pc, acc);

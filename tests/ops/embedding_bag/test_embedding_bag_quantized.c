@@ -810,31 +810,34 @@ static void use_pieces_of_64(int lanes)
     support_use_tuning(tuning);
 }
 
-/* The register loops under 16 lanes and pieces of 64 values: rows of 112 values cut into a whole piece
- * (64), a half piece (32: its own loop) and a last one of 16 (the loop for any count), FBGEMM's 8-bit rows
- * summed 16 values a vector in all three; q8_0's 32-value units (128 values a row) take the half-piece
- * loop in groups of eight, FBGEMM's 4-bit rows 32 values a step by nibble parity in the whole and the half
- * piece and eight at a time in the last. Rows whose fields the registers
- * cannot take start the bag over on the unit code, as above. */
+/* The register loops under 16 lanes and pieces of 64 values. FBGEMM's rows of 96 values are a whole
+ * piece (64) and a half piece (32), each its own loop; rows of 80, a whole piece and a last one of 16
+ * (the loop for any count). FBGEMM's 8-bit rows are summed 16 values a vector in all three, its 4-bit
+ * rows 32 values a step by nibble parity in the whole and the half piece and eight at a time in the
+ * last; q8_0's 32-value units (128 values a row) take the half-piece loop in groups of eight. Rows
+ * whose fields the registers cannot take start the bag over on the unit code, as above. */
 START_TEST(register_loops_sixteen_lanes)
 {
     use_pieces_of_64(16);
     support_rng rng = {seed_value() ^ 0x16E5ull};
-    register_loop_case(&rng, CLG_QUANT_FBGEMM_8BIT_ROWWISE, 112, CLG_BAG_SUM, "16 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_8BIT_ROWWISE, 96, CLG_BAG_SUM, "16 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_8BIT_ROWWISE, 80, CLG_BAG_MEAN, "16 lanes");
     register_loop_case(&rng, CLG_QUANT_GGML_Q8_0, 128, CLG_BAG_MEAN, "16 lanes");
-    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_SUM, "16 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 96, CLG_BAG_SUM, "16 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 80, CLG_BAG_SUM, "16 lanes");
     support_use_tuning(NULL);
 }
 END_TEST
 
 /* FBGEMM's 4-bit rows under 8 lanes and pieces of 64 values: 16 values a step by nibble parity in the
- * whole piece (64), the half piece (32) and the last one (16) of a 112-value row, sum and mean. */
+ * whole piece (64) and the half piece (32) of a 96-value row, and the last one (16) of an 80-value row,
+ * sum and mean. */
 START_TEST(register_loops_eight_lane_nibbles)
 {
     use_pieces_of_64(8);
     support_rng rng = {seed_value() ^ 0x8E16ull};
-    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_SUM, "8 lanes");
-    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 112, CLG_BAG_MEAN, "8 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 96, CLG_BAG_SUM, "8 lanes");
+    register_loop_case(&rng, CLG_QUANT_FBGEMM_4BIT_ROWWISE, 80, CLG_BAG_MEAN, "8 lanes");
     support_use_tuning(NULL);
 }
 END_TEST
