@@ -30,6 +30,8 @@ static clg_status init_opencl(clg_context *ctx, cl_platform_id platform, int32_t
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units, &ctx->compute_units, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof ctx->single_fp_config, &ctx->single_fp_config,
                     NULL);
+    clGetDeviceInfo(ctx->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof ctx->native_float_lanes,
+                    &ctx->native_float_lanes, NULL);
     cl_ulong local_bytes = 0;
     cl_device_local_mem_type local_type = CL_GLOBAL;
     clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL);

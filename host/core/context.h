@@ -23,6 +23,7 @@ struct clg_context {
     size_t base_align_bytes;       /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     cl_uint compute_units;
     cl_device_fp_config single_fp_config; /* CL_DEVICE_SINGLE_FP_CONFIG: the kernels' f32 build options */
+    cl_uint native_float_lanes;           /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: picks the tuning table's row */
     uint64_t local_mem_bytes;             /* CL_DEVICE_LOCAL_MEM_SIZE */
     int local_mem_dedicated;    /* CL_DEVICE_LOCAL_MEM_TYPE is CL_LOCAL: on-chip, not carved out of global memory */
     clg_device_profile profile; /* the driver and the build options it needs */

@@ -10,7 +10,8 @@
 
 void clg_context_init_tuning(clg_context *ctx)
 {
-    clg_tuning_from_table(&ctx->info, ctx->profile.driver, &ctx->tuning, &ctx->tuning_row, &ctx->tuning_measured);
+    clg_tuning_from_table(&ctx->info, ctx->profile.driver, ctx->native_float_lanes, &ctx->tuning, &ctx->tuning_row,
+                          &ctx->tuning_measured);
     ctx->tuning_origin[0] = '\0';
     const char *setting = getenv("CLGATHER_TUNING");
     if (setting && strcmp(setting, "0") == 0) return;

@@ -112,10 +112,11 @@ const clg_tunable *clg_tunables(size_t *count);
 /* A tunable's value in a tuning. */
 uint32_t clg_tuning_value(const clg_tuning *t, const clg_tunable *tunable);
 
-/* The table's tuning for a device (its driver and type), and the table row's name and whether it
- * was measured on that implementation or taken from its vendor's guide. */
-void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, clg_tuning *tuning, const char **row,
-                           int *measured);
+/* The table's tuning for a device (its driver, type, vendor and float_lanes: its
+ * CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT), and the table row's name and whether it was measured on that
+ * implementation or taken from its vendor's guide. */
+void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, unsigned float_lanes, clg_tuning *tuning,
+                           const char **row, int *measured);
 
 /* The table's rows, for tests: row i's tuning (the status of parsing its entries) and name. */
 size_t clg_tuning_table_size(void);

@@ -96,7 +96,8 @@ typedef struct tuning_row {
     const char *name;
     int driver; /* a clg_driver, or ANY_DRIVER */
     cl_device_type types;
-    const char *vendor; /* CL_DEVICE_VENDOR exactly, or NULL: any */
+    const char *vendor;   /* CL_DEVICE_VENDOR exactly, or NULL: any */
+    unsigned float_lanes; /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT at least this (0: any) */
     int measured;
     const char *entries; /* what differs from the defaults, as profile lines */
 } tuning_row;
@@ -106,27 +107,37 @@ typedef struct tuning_row {
     "prefetch = 1\n" \
     "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86
 
+/* the float bags' prefetches on AMD's cores (below) */
+#define AMD_BAG_PREFETCHES        \
+    "bag_prefetch_locality = 2\n" \
+    "bag_prefetch_ahead = 8\n"
+
 static const tuning_row rows[] = {
     /* AMD's cores: EmbeddingBag's prefetches into L2 only (prefetcht1), which leaves the L1's few miss
      * buffers to the loads: on a Zen 4 core the four bag cases took 0.58-0.77 of their time with
      * prefetcht0. Not the other kernels: the dequantizing gathers, GatherElements and GatherND's points
      * lost 3-35%. With prefetches into L2, a float bag's rows asked for whole 8 bags ahead took 0.74 of
      * the time of none (the rows 16 indices on alone) on the float bag cases (bench/RESULTS.md,
-     * 2026-11-29). FBGEMM's 8-bit rows summed in 16-lane vectors, pieces of 128 values: 0.81-0.94 of the
-     * 8-lane 64-value pieces' time on embedding-bag-8bit, 0.95-1.00 on embedding-bag-tbe-8bit (rows of 64,
-     * the half-piece loop). With those faster loops, the quantized rows prefetched 32 indices on and no
-     * whole bags ahead took 0.77-0.86 of the time of 16 and 2 bags on, on both 8-bit cases. Intel's
-     * cores are unmeasured. */
-    {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 1,
-     POCL_CPU "bag_prefetch_locality = 2\n"
-              "bag_prefetch_ahead = 8\n"
-              "bag_quantized_lanes = 16\n"
-              "bag_quantized_piece_values = 128\n"
-              "bag_quantized_prefetch_rows = 32\n"
-              "bag_quantized_prefetch_ahead = 0\n"},
-    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, NULL, 1, POCL_CPU},
+     * 2026-11-29). Intel's cores are unmeasured.
+     * Where PoCL compiles for AVX-512 (16 f32 lanes: Zen 4), FBGEMM's 8-bit rows summed in 16-lane
+     * vectors, pieces of 128 values: 0.81-0.94 of the 8-lane 64-value pieces' time on embedding-bag-8bit,
+     * 0.95-1.00 on embedding-bag-tbe-8bit (rows of 64, the half-piece loop). With those faster loops, the
+     * quantized rows prefetched 32 indices on and no whole bags ahead took 0.77-0.86 of the time of 16
+     * and 2 bags on, on both 8-bit cases. */
+    {"pocl-cpu-amd-avx512", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 16, 1,
+     POCL_CPU AMD_BAG_PREFETCHES "bag_quantized_lanes = 16\n"
+                                 "bag_quantized_piece_values = 128\n"
+                                 "bag_quantized_prefetch_rows = 32\n"
+                                 "bag_quantized_prefetch_ahead = 0\n"},
+    /* AVX2 (8 f32 lanes: Zen 3): a piece of 128 values is 16 accumulator registers, all AVX2 has, and
+     * the loop kept a third of them on the stack; pieces of 64 in 8-lane vectors took 0.78-0.83 of that
+     * time on embedding-bag-8bit and 1.00-1.10 on the other three quantized bag cases (2026-11-30) */
+    {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 0, 1,
+     POCL_CPU AMD_BAG_PREFETCHES "bag_quantized_prefetch_rows = 32\n"
+                                 "bag_quantized_prefetch_ahead = 0\n"},
+    {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, NULL, 0, 1, POCL_CPU},
     /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
-    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, NULL, 1,
+    {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, NULL, 0, 1,
      "prefetch = 1\n"
      "force_inline = 1\n"
      "item_loops = 1\n" HOST_IN_PLACE},
@@ -134,37 +145,40 @@ static const tuning_row rows[] = {
      * inlines and unrolls everything (NIR): the quantized EmbeddingBag's 64-value pieces doubled its
      * builds (cli_embedding_bag 36 -> 66 s), 8 values keep them as they were (29 s); f32 sums of 128
      * columns a pass more than doubled them too (test_embedding_bag_examples 33 -> 166 s) */
-    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, NULL, 1,
+    {"rusticl-cpu", CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, NULL, 0, 1,
      "bag_quantized_piece_values = 8\n"
      "bag_sum_columns = 32\n"},
-    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, NULL, 1, GPU}, /* Oclgrind reports the GPU type */
-    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, NULL, 1, ""},
+    {"oclgrind-gpu", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, NULL, 0, 1, GPU}, /* Oclgrind reports the GPU type */
+    {"oclgrind", CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_ALL, NULL, 0, 1, ""},
     /* each super-block item decodes its sub-block's scales again: 16 values an item halve that work (an
      * H200: q4_K 0.46 -> 0.60 of copy, q6_K 0.44 -> 0.58, iq4_xs 0.37 -> 0.47), where the 32-value
      * layouts lose (ONNX Runtime's 4-bit 0.67 -> 0.38): bench/RESULTS.md */
-    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, NULL, 1, GPU "dequant_super_piece_values = 16\n"},
+    {"nvidia-gpu", CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, NULL, 0, 1, GPU "dequant_super_piece_values = 16\n"},
     /* AMD's guide: wavefronts of 64 (RDNA: 32 or 64), groups of 256, at least 4 waves a compute unit
      * in flight; 64-byte cache lines */
-    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, NULL, 0,
+    {"amd-gpu", CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, NULL, 0, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 32\n"},
     /* Intel's GPU guide: a compute unit is one EU (hundreds of them), SIMD8 to SIMD32, groups of 256,
      * 64-byte cache lines */
-    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, NULL, 0,
+    {"intel-gpu", CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, NULL, 0, 0,
      GPU "stage_sector_bytes = 64\n"
          "grid_groups_per_cu = 8\n"},
-    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, NULL, 0, GPU},
-    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, NULL, 0, ""},
+    {"other-gpu", ANY_DRIVER, CL_DEVICE_TYPE_GPU, NULL, 0, 0, GPU},
+    {"other", ANY_DRIVER, CL_DEVICE_TYPE_ALL, NULL, 0, 0, ""},
 };
 
-static const tuning_row *row_for(const clg_device_info *info, clg_driver driver)
+static int row_matches(const tuning_row *row, const clg_device_info *info, clg_driver driver, unsigned float_lanes)
+{
+    return (row->driver == ANY_DRIVER || row->driver == (int)driver) && (row->types & info->type) != 0 &&
+           (!row->vendor || strcmp(row->vendor, info->vendor) == 0) && float_lanes >= row->float_lanes;
+}
+
+static const tuning_row *row_for(const clg_device_info *info, clg_driver driver, unsigned float_lanes)
 {
     const size_t count = sizeof rows / sizeof rows[0];
     size_t i = 0;
-    while (i + 1 < count &&
-           !((rows[i].driver == ANY_DRIVER || rows[i].driver == (int)driver) && (rows[i].types & info->type) != 0 &&
-             (!rows[i].vendor || strcmp(rows[i].vendor, info->vendor) == 0)))
-        ++i;
+    while (i + 1 < count && !row_matches(&rows[i], info, driver, float_lanes)) ++i;
     return &rows[i];
 }
 
@@ -174,10 +188,10 @@ static clg_status row_tuning(const tuning_row *row, clg_tuning *tuning)
     return clg_tuning_parse(row->entries, tuning);
 }
 
-void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, clg_tuning *tuning, const char **row,
-                           int *measured)
+void clg_tuning_from_table(const clg_device_info *info, clg_driver driver, unsigned float_lanes, clg_tuning *tuning,
+                           const char **row, int *measured)
 {
-    const tuning_row *r = row_for(info, driver);
+    const tuning_row *r = row_for(info, driver, float_lanes);
     /* every row parses (test_tuning checks them all): the defaults alone are only a safeguard */
     if (row_tuning(r, tuning) != CLG_SUCCESS) *tuning = defaults;
     *row = r->name;

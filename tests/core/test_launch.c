@@ -22,7 +22,7 @@ static clg_context limits(size_t group, size_t item0, size_t item1, size_t item2
     ctx.compute_units = 4;
     ctx.info.type = CL_DEVICE_TYPE_GPU;
     int measured;
-    clg_tuning_from_table(&ctx.info, CLG_DRIVER_OTHER, &ctx.tuning, &ctx.tuning_row, &measured);
+    clg_tuning_from_table(&ctx.info, CLG_DRIVER_OTHER, 8, &ctx.tuning, &ctx.tuning_row, &measured);
     return ctx;
 }
 

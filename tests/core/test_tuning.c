@@ -59,7 +59,7 @@ START_TEST(build_options_fit_at_every_maximum)
 }
 END_TEST
 
-/* The table's row for each implementation and device type. */
+/* The table's row for each implementation, device type, vendor and vector width. */
 START_TEST(rows_follow_implementation_and_device_type)
 {
     const struct {
@@ -67,23 +67,27 @@ START_TEST(rows_follow_implementation_and_device_type)
         cl_device_type type;
         const char *row;
         uint32_t mapping;
-        const char *vendor; /* NULL: "" */
+        const char *vendor;   /* NULL: "" */
+        unsigned float_lanes; /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT */
     } cases[] = {
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, "GenuineIntel"},
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu-amd", CLG_MAPPING_RUNS, "AuthenticAMD"},
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, NULL},
-        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, "AuthenticAMD"},
-        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, NULL},
-        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS, NULL},
-        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS, NULL},
-        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT, NULL},
-        {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT, NULL},
-        {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT, NULL},
-        {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT, NULL},
-        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL},
-        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL},
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS, NULL}, /* as the device type chose */
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS, NULL},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, "GenuineIntel", 16},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu-amd-avx512", CLG_MAPPING_RUNS, "AuthenticAMD", 16},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu-amd", CLG_MAPPING_RUNS, "AuthenticAMD", 8},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu-amd", CLG_MAPPING_RUNS, "AuthenticAMD", 0},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "pocl-cpu", CLG_MAPPING_RUNS, NULL, 8},
+        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, "AuthenticAMD", 16},
+        {CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, "intel-cpu", CLG_MAPPING_RUNS, NULL, 8},
+        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_CPU, "rusticl-cpu", CLG_MAPPING_RUNS, NULL, 8},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_CPU, "oclgrind", CLG_MAPPING_RUNS, NULL, 1},
+        {CLG_DRIVER_OCLGRIND, CL_DEVICE_TYPE_GPU, "oclgrind-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
+        {CLG_DRIVER_NVIDIA, CL_DEVICE_TYPE_GPU, "nvidia-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
+        {CLG_DRIVER_AMD, CL_DEVICE_TYPE_GPU, "amd-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
+        {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
+        {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL, 4},
+        {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS, NULL,
+         1}, /* as the device type chose */
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS, NULL, 16},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         clg_device_info info;
@@ -93,13 +97,15 @@ START_TEST(rows_follow_implementation_and_device_type)
         clg_tuning t;
         const char *row = NULL;
         int measured = -1;
-        clg_tuning_from_table(&info, cases[i].driver, &t, &row, &measured);
+        clg_tuning_from_table(&info, cases[i].driver, cases[i].float_lanes, &t, &row, &measured);
         ck_assert_str_eq(row, cases[i].row);
         ck_assert_uint_eq(t.mapping, cases[i].mapping);
         ck_assert_int_eq(measured, strcmp(row, "amd-gpu") && strcmp(row, "intel-gpu") && strncmp(row, "other", 5));
         /* only AMD's cores prefetch the bags' rows into L2 alone */
-        ck_assert_uint_eq(t.bag_prefetch_locality, strcmp(row, "pocl-cpu-amd") ? 3u : 2u);
+        ck_assert_uint_eq(t.bag_prefetch_locality, strncmp(row, "pocl-cpu-amd", 12) ? 3u : 2u);
         ck_assert_uint_eq(t.prefetch_locality, 3u);
+        /* 16-lane sums only where the device's vectors have 16 f32 lanes */
+        ck_assert_uint_le(t.bag_quantized_lanes, cases[i].float_lanes > 8 ? cases[i].float_lanes : 8);
     }
 }
 END_TEST
