@@ -323,11 +323,13 @@ inline void bag_range(const bag_inputs *in, ulong b, ulong *start, ulong *end)
 }
 
 /* The table row of index i, or -1 if it counts for nothing (padding, or out of range); index_size the
- * indices' width where the caller knows it as a constant (its reads then carry no switch), else 0. */
+ * indices' width where the caller knows it as a constant (its reads then carry no switch), else 0. One
+ * unsigned comparison judges the range: a negative index sign-extends, like an unsigned one above
+ * LONG_MAX, to bits above any N. */
 HOT_INLINE long bag_row_sized(const bag_inputs *in, ulong i, const int index_size)
 {
-    const long row = read_value(in->indices, i, index_size ? index_size : in->index_size, in->index_signed);
-    return (row < 0 || (ulong)row >= in->N || row == in->padding_row) ? -1 : row;
+    const ulong bits = read_bits(in->indices, i, index_size ? index_size : in->index_size, in->index_signed);
+    return bits < in->N && (long)bits != in->padding_row ? (long)bits : -1;
 }
 
 inline long bag_row(const bag_inputs *in, ulong i) { return bag_row_sized(in, i, 0); }
