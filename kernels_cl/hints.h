@@ -13,6 +13,13 @@
 #ifndef CLG_HINTS_H
 #define CLG_HINTS_H
 
+/* clang's -Wpsabi warns of calls passing 16-wide f32 or i32 vectors on x86 targets without AVX-512, an
+ * ABI no call in a kernel module crosses, and PoCL prints the warnings' count on stderr at every build
+ * (docs/drivers.md, pocl_psabi_warning): off, in every program (each includes this before its code). */
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wpsabi"
+#endif
+
 #ifndef HINT_PREFETCH
 #define HINT_PREFETCH 0
 #endif
