@@ -131,7 +131,7 @@ static const tuning_row rows[] = {
                                  "bag_quantized_prefetch_ahead = 0\n"},
     /* AVX2 (8 f32 lanes: Zen 3): a piece of 128 values is 16 accumulator registers, all AVX2 has, and
      * the loop kept a third of them on the stack; pieces of 64 in 8-lane vectors took 0.77-0.83 of that
-     * time on embedding-bag-8bit and 1.01-1.09 on the other three quantized bag cases (2026-11-30) */
+     * time on embedding-bag-8bit and 1.00-1.09 on the other three quantized bag cases (2026-11-30) */
     {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 0, 1,
      POCL_CPU AMD_BAG_PREFETCHES "bag_quantized_prefetch_rows = 32\n"
                                  "bag_quantized_prefetch_ahead = 0\n"},
