@@ -107,10 +107,13 @@ typedef struct tuning_row {
     "prefetch = 1\n" \
     "force_inline = 1\n" HOST_IN_PLACE STREAM_ON_X86
 
-/* the float bags' prefetches on AMD's cores (below) */
-#define AMD_BAG_PREFETCHES        \
-    "bag_prefetch_locality = 2\n" \
-    "bag_prefetch_ahead = 8\n"
+/* the bags' prefetches on AMD's cores, float and quantized: measured on Zen 4 (below), the quantized
+ * distance kept by the tuner on Zen 3 (bench/RESULTS.md, 2026-11-30) */
+#define AMD_BAG_PREFETCHES               \
+    "bag_prefetch_locality = 2\n"        \
+    "bag_prefetch_ahead = 8\n"           \
+    "bag_quantized_prefetch_rows = 32\n" \
+    "bag_quantized_prefetch_ahead = 0\n"
 
 static const tuning_row rows[] = {
     /* AMD's cores: EmbeddingBag's prefetches into L2 only (prefetcht1), which leaves the L1's few miss
@@ -126,15 +129,11 @@ static const tuning_row rows[] = {
      * and 2 bags on, on both 8-bit cases. */
     {"pocl-cpu-amd-avx512", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 16, 1,
      POCL_CPU AMD_BAG_PREFETCHES "bag_quantized_lanes = 16\n"
-                                 "bag_quantized_piece_values = 128\n"
-                                 "bag_quantized_prefetch_rows = 32\n"
-                                 "bag_quantized_prefetch_ahead = 0\n"},
+                                 "bag_quantized_piece_values = 128\n"},
     /* AVX2 (8 f32 lanes: Zen 3): a piece of 128 values is 16 accumulator registers, all AVX2 has, and
      * the loop kept a third of them on the stack; pieces of 64 in 8-lane vectors took 0.77-0.83 of that
      * time on embedding-bag-8bit and 1.00-1.09 on the other three quantized bag cases (2026-11-30) */
-    {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 0, 1,
-     POCL_CPU AMD_BAG_PREFETCHES "bag_quantized_prefetch_rows = 32\n"
-                                 "bag_quantized_prefetch_ahead = 0\n"},
+    {"pocl-cpu-amd", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, "AuthenticAMD", 0, 1, POCL_CPU AMD_BAG_PREFETCHES},
     {"pocl-cpu", CLG_DRIVER_POCL, CL_DEVICE_TYPE_CPU, NULL, 0, 1, POCL_CPU},
     /* Intel's CPU compiler vectorizes across work-items, which turns the run loops into gathers */
     {"intel-cpu", CLG_DRIVER_INTEL_CPU, CL_DEVICE_TYPE_CPU, NULL, 0, 1,

@@ -85,8 +85,8 @@ START_TEST(rows_follow_implementation_and_device_type)
         {CLG_DRIVER_INTEL_GPU, CL_DEVICE_TYPE_GPU, "intel-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
         {CLG_DRIVER_RUSTICL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL, 4},
         {CLG_DRIVER_POCL, CL_DEVICE_TYPE_GPU, "other-gpu", CLG_MAPPING_ADJACENT, NULL, 1},
-        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS, NULL,
-         1}, /* as the device type chose */
+        /* the mapping as the device type chose */
+        {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_ACCELERATOR, "other", CLG_MAPPING_RUNS, NULL, 1},
         {CLG_DRIVER_OTHER, CL_DEVICE_TYPE_CPU, "other", CLG_MAPPING_RUNS, NULL, 16},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
